@@ -1,0 +1,18 @@
+"""hlo-mlir: XLA's builder API and HLO passes over StableHLO, compiled by IREE.
+
+The op functions (``Add``, ``Reduce``, ...) come from the ``dialect_ops`` family
+modules and are re-exported here, so ``from hlo_mlir import *`` gives XLA's names.
+"""
+
+# Core first: the dialect_ops families import these modules.
+from hlo_mlir.errors import *  # noqa: F401,F403
+from hlo_mlir.types import PrimitiveType  # noqa: F401
+from hlo_mlir.shape import ProgramShape, Shape  # noqa: F401
+from hlo_mlir.builder import Parameter, XlaBuilder, XlaComputation, XlaOp  # noqa: F401
+
+from dialect_ops.constant import *  # noqa: F401,F403,E402
+from dialect_ops.elementwise import *  # noqa: F401,F403,E402
+from dialect_ops.shape_ops import *  # noqa: F401,F403,E402
+
+from hlo_mlir import runtime  # noqa: E402,F401
+from hlo_mlir.compiler import compile  # noqa: E402,F401

@@ -1,0 +1,411 @@
+"""XlaBuilder, XlaOp and XlaComputation: XLA's builder model over StableHLO.
+
+An ``XlaBuilder`` owns an MLIR module with one public function ``@main``; every op
+call appends a StableHLO op to it at the caller's file:line. ``build()`` returns
+the verified module as an ``XlaComputation``. Sub-computations (reducers, callees)
+are built with their own builders, as in XLA, and are inlined into regions or
+imported as private functions when another builder uses them.
+
+Op functions themselves live in the ``dialect_ops`` family modules and are
+re-exported by ``hlo_mlir``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from typing import Any, Callable, Sequence
+
+import numpy as np
+from iree.compiler import ir
+
+from dialect_ops import _emit
+from hlo_mlir import context as _context
+from hlo_mlir.errors import HloMlirError, InvalidArgumentError, VerificationError
+from hlo_mlir.shape import ProgramShape, Shape
+
+__all__ = ["XlaBuilder", "XlaOp", "XlaComputation", "builder_of", "Parameter"]
+
+
+class XlaOp:
+    """A value in a computation under construction (XLA's ``XlaOp``).
+
+    Python operators map to the spec ops: ``+ - * / % **``, unary ``-``, ``& | ^ ~``,
+    ``<< >>`` and ``< <= > >=`` (``==`` stays object identity, as in XLA).
+    """
+
+    __slots__ = ("builder", "value", "_shape")
+
+    def __init__(self, builder: "XlaBuilder", value: ir.Value):
+        self.builder = builder
+        self.value = value
+        self._shape: Shape | None = None
+
+    @property
+    def shape(self) -> Shape:
+        if self._shape is None:
+            self._shape = _emit.shape_of(self.value)
+        return self._shape
+
+    def __repr__(self) -> str:
+        return f"XlaOp({self.shape}, builder={self.builder.name!r})"
+
+    # Operator overloads (XLA's C++ XlaOp operators plus Python's comparisons).
+    def _binary(self, name: str, other, reverse: bool = False) -> "XlaOp":
+        from dialect_ops import elementwise
+
+        other = self.builder.lift(other, like=self)
+        lhs, rhs = (other, self) if reverse else (self, other)
+        return getattr(elementwise, name)(lhs, rhs)
+
+    def __add__(self, o): return self._binary("Add", o)
+    def __radd__(self, o): return self._binary("Add", o, True)
+    def __sub__(self, o): return self._binary("Sub", o)
+    def __rsub__(self, o): return self._binary("Sub", o, True)
+    def __mul__(self, o): return self._binary("Mul", o)
+    def __rmul__(self, o): return self._binary("Mul", o, True)
+    def __truediv__(self, o): return self._binary("Div", o)
+    def __rtruediv__(self, o): return self._binary("Div", o, True)
+    def __mod__(self, o): return self._binary("Rem", o)
+    def __rmod__(self, o): return self._binary("Rem", o, True)
+    def __pow__(self, o): return self._binary("Pow", o)
+    def __rpow__(self, o): return self._binary("Pow", o, True)
+    def __and__(self, o): return self._binary("And", o)
+    def __rand__(self, o): return self._binary("And", o, True)
+    def __or__(self, o): return self._binary("Or", o)
+    def __ror__(self, o): return self._binary("Or", o, True)
+    def __xor__(self, o): return self._binary("Xor", o)
+    def __rxor__(self, o): return self._binary("Xor", o, True)
+    def __lshift__(self, o): return self._binary("ShiftLeft", o)
+    def __rshift__(self, o):
+        # XLA's operator>> is arithmetic for signed and logical for unsigned types.
+        if self.shape.element_type.is_unsigned_integer:
+            return self._binary("ShiftRightLogical", o)
+        return self._binary("ShiftRightArithmetic", o)
+    def __lt__(self, o): return self._binary("Lt", o)
+    def __le__(self, o): return self._binary("Le", o)
+    def __gt__(self, o): return self._binary("Gt", o)
+    def __ge__(self, o): return self._binary("Ge", o)
+
+    def __neg__(self):
+        from dialect_ops import elementwise
+        return elementwise.Neg(self)
+
+    def __invert__(self):
+        from dialect_ops import elementwise
+        return elementwise.Not(self)
+
+    __hash__ = object.__hash__
+
+
+def builder_of(op_name: str, *operands: Any) -> "XlaBuilder":
+    """The builder shared by ``operands``; raises if they are not XlaOps of one builder."""
+    builder = None
+    for i, op in enumerate(operands):
+        if not isinstance(op, XlaOp):
+            raise InvalidArgumentError(
+                f"{op_name} requires XlaOp operands; got {type(op).__name__} for operand {i}.",
+                _context.location_text(None) or _here())
+        if builder is None:
+            builder = op.builder
+        elif op.builder is not builder:
+            raise InvalidArgumentError(
+                f"{op_name} requires operands from one XlaBuilder; got operands of "
+                f"{builder.name!r} and {op.builder.name!r}.", _here())
+    if builder is None:
+        raise InvalidArgumentError(f"{op_name} requires at least one operand.", _here())
+    return builder
+
+
+def _here() -> str:
+    filename, line = _context.user_frame()
+    return f"{filename}:{line}"
+
+
+class XlaBuilder:
+    """Builds one computation (XLA's ``XlaBuilder``).
+
+    >>> b = XlaBuilder("axpy")
+    >>> x = Parameter(b, 0, Shape.parse("f32[4]"), "x")
+    >>> comp = b.build(x * 2.0 + 1.0)
+    """
+
+    _names = itertools.count()
+
+    def __init__(self, name: str = "builder"):
+        if not isinstance(name, str) or not name:
+            raise InvalidArgumentError(f"XlaBuilder requires a non-empty name; got {name!r}.")
+        self.name = name
+        self._ctx = _context.get_context()
+        with self._ctx, ir.Location.name(name, context=self._ctx):
+            self._module = ir.Module.create()
+            self._module.operation.attributes["sym_name"] = ir.StringAttr.get(name)
+            with ir.InsertionPoint(self._module.body):
+                self._func = _emit.func_op("main", [], [])
+        self._block = self._func.body.blocks[0]
+        self._parameters: dict[int, tuple[int, Shape, str]] = {}  # number -> (arg index, shape, name)
+        self._last: XlaOp | None = None
+        self._imported: dict[int, str] = {}  # id(XlaComputation) -> private func name
+        self._built = False
+
+    def __repr__(self) -> str:
+        return f"XlaBuilder({self.name!r})"
+
+    # --- op emission -------------------------------------------------------
+    @contextlib.contextmanager
+    def _scope(self, op_name: str):
+        if self._built:
+            raise InvalidArgumentError(
+                f"{op_name} requires an XlaBuilder that is still open; {self.name!r} was already built.",
+                _here())
+        loc = _context.user_location()
+        try:
+            with self._ctx, loc, ir.InsertionPoint(self._block):
+                yield loc
+        except HloMlirError as e:
+            raise e.with_location(_context.location_text(loc))
+        except ir.MLIRError as e:
+            raise InvalidArgumentError(f"{op_name} failed: {e}", _context.location_text(loc)) from None
+
+    def emit(self, op_name: str, fn: Callable[[], Any]) -> Any:
+        """Runs ``fn`` (which creates IR from ``ir.Value``s) here, at the caller's location.
+
+        ``fn`` returns a Value or a sequence of Values; they come back as XlaOps.
+        """
+        with self._scope(op_name):
+            result = fn()
+        if isinstance(result, ir.Value):
+            self._last = XlaOp(self, result)
+            return self._last
+        ops = [XlaOp(self, v) for v in result]
+        if ops:
+            self._last = ops[-1]
+        return ops
+
+    def lift(self, value, like: XlaOp | None = None) -> XlaOp:
+        """``value`` as an XlaOp: XlaOps pass through, numbers and arrays become constants
+        (of ``like``'s element type for Python scalars)."""
+        if isinstance(value, XlaOp):
+            return value
+        from dialect_ops import constant
+
+        if like is not None and np.ndim(value) == 0 and not isinstance(value, np.generic):
+            value = np.asarray(value, dtype=like.shape.dtype)
+        return constant.Constant(self, value)
+
+    def get_shape(self, op: XlaOp) -> Shape:
+        return op.shape
+
+    def create_sub_builder(self, name: str) -> "XlaBuilder":
+        """A new builder for a sub-computation (reducer, callee, body)."""
+        return XlaBuilder(f"{self.name}.{name}")
+
+    # --- parameters --------------------------------------------------------
+    def parameter(self, number: int, shape: Shape, name: str = "") -> XlaOp:
+        if not isinstance(shape, Shape):
+            raise InvalidArgumentError(
+                f"Parameter requires a Shape; got {type(shape).__name__}.", _here())
+        if not isinstance(number, (int, np.integer)) or number < 0:
+            raise InvalidArgumentError(
+                f"Parameter requires a non-negative parameter number; got {number!r}.", _here())
+        if number in self._parameters:
+            raise InvalidArgumentError(
+                f"Parameter requires a unique parameter number; parameter {number} "
+                f"already exists in {self.name!r}.", _here())
+        with self._scope("Parameter") as loc:
+            name = name or f"p{number}"
+            arg = self._block.add_argument(shape.to_mlir_type(), ir.Location.name(name, childLoc=loc))
+        self._parameters[int(number)] = (arg.arg_number, shape, name)
+        self._last = XlaOp(self, arg)
+        return self._last
+
+    def import_computation(self, computation: "XlaComputation") -> str:
+        """Copies ``computation`` into this module as a private function; returns its name.
+
+        The same computation object is imported once per builder.
+        """
+        key = id(computation)
+        if key not in self._imported:
+            with self._ctx, ir.Location.unknown():
+                clone = computation._module.operation.clone()
+                funcs = list(clone.regions[0].blocks[0].operations)
+                self._rename_into(clone, funcs)
+                for f in funcs:
+                    f.attributes["sym_visibility"] = ir.StringAttr.get("private")
+                    f.operation.move_before(self._func.operation)
+                clone.erase()
+            self._imported[key] = ir.StringAttr(funcs[-1].attributes["sym_name"]).value
+        return self._imported[key]
+
+    def inline_computation(self, computation: "XlaComputation", block: ir.Block) -> None:
+        """Inlines ``computation``'s entry into ``block`` (whose arguments are its
+        parameters), ending it with ``stablehlo.return``; its callees are imported."""
+        with self._ctx, ir.Location.unknown():
+            clone = computation._module.operation.clone()
+            funcs = list(clone.regions[0].blocks[0].operations)
+            self._rename_into(clone, funcs[:-1])
+            for f in funcs[:-1]:
+                f.operation.move_before(self._func.operation)
+            body = funcs[-1].regions[0].blocks[0]
+            ops = list(body.operations)
+            with ir.InsertionPoint(block), ops[-1].location:
+                ret = _emit.region_return(list(ops[-1].operands))
+            for op in ops[:-1]:
+                op.operation.move_before(ret)
+            for old, new in zip(body.arguments, block.arguments):
+                old.replace_all_uses_with(new)
+            clone.erase()
+
+    def _rename_into(self, clone_module: ir.Operation, funcs: list) -> None:
+        """Gives each function in ``funcs`` a name unused in this module."""
+        taken = {ir.StringAttr(op.attributes["sym_name"]).value for op in self._module.body.operations}
+        for f in funcs:
+            old = ir.StringAttr(f.attributes["sym_name"]).value
+            base = old if old != "main" else _symbol_base(ir.StringAttr(
+                clone_module.attributes["sym_name"]).value if "sym_name" in clone_module.attributes else "computation")
+            new, n = base, 0
+            while new in taken or new == "main":
+                n += 1
+                new = f"{base}_{n}"
+            taken.add(new)
+            if new != old:
+                ir.SymbolTable.replace_all_symbol_uses(old, new, clone_module)
+                ir.SymbolTable.set_symbol_name(f, new)
+
+    # --- build ------------------------------------------------------------------
+    def get_program_shape(self, root: XlaOp | None = None) -> ProgramShape:
+        root = root or self._last
+        ordered = sorted(self._parameters.items())
+        return ProgramShape([s for _, (_, s, _) in ordered], root.shape if root else Shape.tuple_shape([]),
+                            [n for _, (_, _, n) in ordered])
+
+    def build(self, root: XlaOp | None = None) -> "XlaComputation":
+        """Finishes the computation with ``root`` (default: the last op) as its result."""
+        if self._built:
+            raise InvalidArgumentError(f"XlaBuilder {self.name!r} was already built.", _here())
+        root = root if root is not None else self._last
+        if root is None:
+            raise InvalidArgumentError(
+                f"XlaBuilder.build requires at least one op; {self.name!r} is empty.", _here())
+        builder_of("XlaBuilder.build", root)
+        if root.builder is not self:
+            raise InvalidArgumentError(
+                f"XlaBuilder.build requires a root from {self.name!r}; got one from {root.builder.name!r}.",
+                _here())
+        numbers = sorted(self._parameters)
+        if numbers != list(range(len(numbers))):
+            raise InvalidArgumentError(
+                f"XlaBuilder.build requires parameter numbers 0..{len(numbers) - 1}; got {numbers}.",
+                _here())
+        program_shape = self.get_program_shape(root)
+        with self._ctx, ir.Location.name(self.name):
+            self._order_arguments()
+            with ir.InsertionPoint(self._block), root.value.location:
+                _emit.func_return([root.value])
+            arg_types = [a.type for a in self._block.arguments]
+            self._func.attributes["function_type"] = ir.TypeAttr.get(
+                ir.FunctionType.get(arg_types, [root.value.type]))
+        self._built = True
+        computation = XlaComputation(self._module, program_shape)
+        computation.verify()
+        return computation
+
+    def _order_arguments(self) -> None:
+        """Reorders block arguments to match parameter numbers (they were added in call order)."""
+        order = [self._parameters[n][0] for n in sorted(self._parameters)]
+        if order == list(range(len(order))):
+            return
+        old_args = list(self._block.arguments)
+        for index in order:
+            new = self._block.add_argument(old_args[index].type, old_args[index].location)
+            old_args[index].replace_all_uses_with(new)
+        for _ in old_args:
+            self._block.erase_argument(0)
+
+
+def _symbol_base(name: str) -> str:
+    return "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "computation"
+
+
+def Parameter(builder: XlaBuilder, parameter_number: int, shape: Shape, name: str = "") -> XlaOp:
+    """Declares input ``parameter_number`` of ``builder``'s computation (spec: Parameter)."""
+    return builder.parameter(parameter_number, shape, name)
+
+
+class XlaComputation:
+    """A built, verified computation: an MLIR module whose public ``@main`` is the entry.
+
+    Use ``str(c)`` or :meth:`as_text` for StableHLO text, :meth:`as_bytecode` for
+    MLIR bytecode and :meth:`get_hlo_module` for the module structure API.
+    """
+
+    def __init__(self, module: ir.Module, program_shape: ProgramShape | None = None):
+        self._module = module
+        self._program_shape = program_shape
+
+    @property
+    def name(self) -> str:
+        attrs = self._module.operation.attributes
+        return ir.StringAttr(attrs["sym_name"]).value if "sym_name" in attrs else "main"
+
+    @property
+    def module(self) -> ir.Module:
+        """The underlying MLIR module (shared, not a copy)."""
+        return self._module
+
+    def program_shape(self) -> ProgramShape:
+        if self._program_shape is None:
+            entry = self.entry_function()
+            ftype = ir.FunctionType(ir.TypeAttr(entry.attributes["function_type"]).value)
+            results = [Shape.from_mlir_type(t) for t in ftype.results]
+            result = results[0] if len(results) == 1 else Shape.tuple_shape(results)
+            self._program_shape = ProgramShape([Shape.from_mlir_type(t) for t in ftype.inputs], result)
+        return self._program_shape
+
+    def entry_function(self):
+        for op in self._module.body.operations:
+            if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == "main":
+                return op
+        raise InvalidArgumentError(f"computation {self.name!r} has no @main function.")
+
+    def verify(self) -> None:
+        """Runs the MLIR verifier; raises VerificationError with its diagnostics."""
+        with _context.diagnostics_to_errors(self._module.context) as diags:
+            try:
+                ok = self._module.operation.verify()
+            except ir.MLIRError as e:
+                ok = False
+                diags.messages.extend(_format_mlir_error(e))
+        if not ok:
+            raise VerificationError(
+                f"module {self.name!r} failed verification:\n  " + "\n  ".join(diags.messages),
+                diags.messages)
+
+    def as_text(self, debug_info: bool = False) -> str:
+        return self._module.operation.get_asm(enable_debug_info=debug_info)
+
+    def as_bytecode(self) -> bytes:
+        import io
+
+        buf = io.BytesIO()
+        self._module.operation.write_bytecode(buf)
+        return buf.getvalue()
+
+    def get_hlo_module(self):
+        """An HloModule view over a deep copy of this computation's module."""
+        from hlo_mlir.module import HloModule
+
+        return HloModule.from_computation(self)
+
+    def __str__(self) -> str:
+        return self.as_text()
+
+    def __repr__(self) -> str:
+        return f"XlaComputation({self.name!r}, {self.program_shape()})"
+
+
+def _format_mlir_error(e: ir.MLIRError) -> list[str]:
+    out = []
+    for d in getattr(e, "error_diagnostics", []) or []:
+        out.append(f"{_context.location_text(d.location) or d.location}: {d.message}")
+    return out or [str(e)]

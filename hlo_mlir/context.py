@@ -1,0 +1,103 @@
+"""The one MLIR context hlo-mlir builds in, and user source locations.
+
+All modules built by hlo-mlir live in a single process-wide ``ir.Context`` (IREE's,
+with StableHLO registered), so computations built by different builders can be
+combined. ``user_location()`` finds the first stack frame outside hlo-mlir: the
+line of user code that called the builder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import threading
+
+from iree.compiler import ir
+
+__all__ = ["get_context", "user_frame", "user_location", "location_text", "diagnostics_to_errors"]
+
+_lock = threading.Lock()
+_context: ir.Context | None = None
+
+# Source files in these folders (and contextlib, which runs our `with` scopes)
+# are skipped when looking for the user's line.
+_OWN_DIRS = tuple(
+    os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), pkg) + os.sep
+    for pkg in ("hlo_mlir", "dialect_ops", "pipelines")) + (contextlib.__file__,)
+
+
+def get_context() -> ir.Context:
+    """The process-wide MLIR context (created on first use)."""
+    global _context
+    if _context is None:
+        with _lock:
+            if _context is None:
+                ctx = ir.Context()
+                ctx.allow_unregistered_dialects = False
+                # Loading the dialects we emit up front keeps printing stable.
+                for name in ("stablehlo", "chlo", "func"):
+                    ctx.dialects[name]  # noqa: B018 - loads the dialect
+                _context = ctx
+    return _context
+
+
+def user_frame():
+    """(filename, lineno) of the nearest caller frame outside hlo-mlir's packages."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith(_OWN_DIRS) and not filename.startswith("<frozen"):
+            return filename, frame.f_lineno
+        frame = frame.f_back
+    return "<unknown>", 0
+
+
+def user_location() -> ir.Location:
+    """An MLIR file location for the user's calling line (needs the context active)."""
+    filename, line = user_frame()
+    return ir.Location.file(filename, line, 1, context=get_context())
+
+
+def location_text(loc: ir.Location | None) -> str | None:
+    """``"file.py:12"`` for a file location, else None."""
+    if loc is None:
+        return None
+    text = str(loc)  # loc("file.py":12:1)
+    if text.startswith('loc("') and '":' in text:
+        path, rest = text[5:].split('":', 1)
+        return f"{path}:{rest.split(':')[0]}"
+    return None
+
+
+class diagnostics_to_errors:
+    """Context manager collecting MLIR diagnostics emitted while it is active.
+
+    ``with diagnostics_to_errors() as diags: ...``; ``diags.messages`` lists them as
+    ``"<location>: <message>"`` strings (notes included), for our exceptions.
+    """
+
+    def __init__(self, context: ir.Context | None = None):
+        self.context = context or get_context()
+        self.messages: list[str] = []
+        self._handler = None
+
+    def _handle(self, d) -> bool:
+        self.messages.append(_format_diagnostic(d))
+        return True
+
+    def __enter__(self):
+        self._handler = self.context.attach_diagnostic_handler(self._handle)
+        return self
+
+    def __exit__(self, *exc):
+        self._handler.detach()
+        return False
+
+
+def _format_diagnostic(d) -> str:
+    where = location_text(d.location) or str(d.location)
+    text = f"{where}: {d.message}"
+    for note in d.notes:
+        text += "\n  note: " + _format_diagnostic(note)
+    return text

@@ -1,0 +1,92 @@
+"""The exception hierarchy: every error hlo-mlir raises on purpose derives from
+:class:`HloMlirError`, so callers can catch one type.
+
+Builder errors carry the user's ``file:line`` (the op call that was wrong) and
+read ``"<Op> requires <condition>; got <actual values>."``.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "HloMlirError",
+    "ShapeError",
+    "DTypeError",
+    "InvalidArgumentError",
+    "VerificationError",
+    "ParseError",
+    "CompileError",
+    "RuntimeCallError",
+]
+
+
+class HloMlirError(Exception):
+    """Base class of all hlo-mlir errors.
+
+    ``location`` is the user's source position (``"file.py:12"``) when known.
+    """
+
+    def __init__(self, message: str, location: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.location = location
+
+    def with_location(self, location: str | None) -> "HloMlirError":
+        if self.location is None and location:
+            self.location = location
+        return self
+
+    def __str__(self) -> str:
+        if self.location:
+            return f"{self.location}: {self.message}"
+        return self.message
+
+
+class ShapeError(HloMlirError, ValueError):
+    """An operand shape (rank, dimension sizes, tuple structure) violates an op's rule."""
+
+
+class DTypeError(HloMlirError, TypeError):
+    """An element type is not allowed for an op, or operands' types disagree."""
+
+
+class InvalidArgumentError(HloMlirError, ValueError):
+    """A non-shape argument (dimension numbers, option, computation) is invalid."""
+
+
+class VerificationError(HloMlirError):
+    """The MLIR verifier rejected a module; ``diagnostics`` holds its messages."""
+
+    def __init__(self, message: str, diagnostics: list[str] | None = None):
+        super().__init__(message)
+        self.diagnostics = diagnostics or []
+
+
+class ParseError(HloMlirError, ValueError):
+    """MLIR text or bytecode could not be parsed."""
+
+
+class CompileError(HloMlirError):
+    """IREE failed to compile a module.
+
+    Names the target, the exact flags and the compiler diagnostics so that the
+    failure can be reproduced with ``iree-compile``.
+    """
+
+    def __init__(self, message: str, target: str = "", flags: list[str] | None = None,
+                 diagnostics: list[str] | None = None):
+        self.target = target
+        self.flags = list(flags or [])
+        self.diagnostics = list(diagnostics or [])
+        text = message
+        if target:
+            text += f"\n  target: {target}"
+        if self.flags:
+            text += "\n  flags: " + " ".join(self.flags)
+        if self.diagnostics:
+            text += "\n  diagnostics:\n" + "\n".join("    " + d.replace("\n", "\n    ")
+                                                    for d in self.diagnostics)
+        super().__init__(text)
+
+
+class RuntimeCallError(HloMlirError, ValueError):
+    """A compiled function was called with wrong arguments, or the runtime failed."""

@@ -1,0 +1,33 @@
+"""lit configuration: FileCheck tests for passes, builder output, diagnostics and CLIs.
+
+Substitutions run our tools as a user would, through the current Python:
+``%hlo-opt``, ``%hlo-compile``, ``%hlo-run``, ``%python``; ``filecheck`` is the
+Python FileCheck from PyPI (no LLVM binaries needed).
+"""
+
+import os
+import shlex
+import sys
+
+import lit.formats
+
+config.name = "hlo-mlir"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".py"]
+config.excludes = ["lit.cfg.py", "Inputs", "__pycache__"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.test_source_root, ".lit_out")
+
+root = os.path.dirname(config.test_source_root)
+python = shlex.quote(sys.executable)
+config.environment["PYTHONPATH"] = root + os.pathsep + os.environ.get("PYTHONPATH", "")
+for var in ("HOME", "PATH", "TMPDIR", "OPENBLAS_THREAD_TIMEOUT", "JAX_PLATFORMS"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+config.substitutions.append(("%hlo-opt", f"{python} -m hlo_mlir.tools.hlo_opt"))
+config.substitutions.append(("%hlo-compile", f"{python} -m hlo_mlir.tools.hlo_compile"))
+config.substitutions.append(("%hlo-run", f"{python} -m hlo_mlir.tools.hlo_run"))
+config.substitutions.append(("%python", python))
+filecheck = os.path.join(os.path.dirname(sys.executable), "filecheck")
+config.substitutions.append(("filecheck", shlex.quote(filecheck) if os.path.exists(filecheck) else "filecheck"))
