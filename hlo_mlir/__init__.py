@@ -16,3 +16,8 @@ from dialect_ops.shape_ops import *  # noqa: F401,F403,E402
 
 from hlo_mlir import runtime  # noqa: E402,F401
 from hlo_mlir.compiler import compile  # noqa: E402,F401
+from dialect_ops.slicing import *  # noqa: F401,F403,E402
+from dialect_ops.tuple_ops import *  # noqa: F401,F403,E402
+from dialect_ops.linalg import *  # noqa: F401,F403,E402
+from dialect_ops.reduction import *  # noqa: F401,F403,E402
+from dialect_ops.control_flow import *  # noqa: F401,F403,E402

@@ -218,11 +218,15 @@ class LoadedModule:
 def load(vmfb, driver: str = DEFAULT_DRIVER) -> LoadedModule:
     """Loads vmfb bytes (or a path to a .vmfb file) on ``driver``."""
     if isinstance(vmfb, (str, os.PathLike)):
+        path = os.fspath(vmfb)
         try:
-            with open(vmfb, "rb") as f:
+            with open(path, "rb") as f:
                 vmfb = f.read()
         except OSError as e:
-            raise RuntimeCallError(f"could not read vmfb {os.fspath(vmfb)!r}: {e.strerror}.") from None
+            raise RuntimeCallError(f"could not read vmfb {path!r}: {e.strerror}.") from None
+        from hlo_mlir import artifacts
+
+        artifacts.check_manifest(path, vmfb)  # verifies the SHA-256 when a manifest exists
     if not isinstance(vmfb, (bytes, bytearray, memoryview)):
         raise RuntimeCallError(f"load requires vmfb bytes or a path; got {type(vmfb).__name__}.")
     return LoadedModule(bytes(vmfb), driver)

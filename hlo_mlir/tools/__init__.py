@@ -1,0 +1,1 @@
+"""Command-line tools: hlo-opt, hlo-compile, hlo-run."""
