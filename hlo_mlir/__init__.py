@@ -21,3 +21,4 @@ from dialect_ops.tuple_ops import *  # noqa: F401,F403,E402
 from dialect_ops.linalg import *  # noqa: F401,F403,E402
 from dialect_ops.reduction import *  # noqa: F401,F403,E402
 from dialect_ops.control_flow import *  # noqa: F401,F403,E402
+from hlo_mlir.module import HloModule  # noqa: E402,F401
