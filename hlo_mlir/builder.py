@@ -145,7 +145,7 @@ class XlaBuilder:
         self._block = self._func.body.blocks[0]
         self._parameters: dict[int, tuple[int, Shape, str]] = {}  # number -> (arg index, shape, name)
         self._last: XlaOp | None = None
-        self._imported: dict[int, str] = {}  # id(XlaComputation) -> private func name
+        self._imported: dict[int, tuple] = {}  # id(XlaComputation) -> (it, private func name)
         self._built = False
 
     def __repr__(self) -> str:
@@ -220,57 +220,41 @@ class XlaBuilder:
         return self._last
 
     def import_computation(self, computation: "XlaComputation") -> str:
-        """Copies ``computation`` into this module as a private function; returns its name.
+        """Copies ``computation`` (and what it calls) into this module as private
+        functions; returns the name of its copy. Each computation is imported once per
+        builder (the builder keeps it alive, so its id cannot be reused)."""
+        from hlo_mlir.module import adopt_functions
 
-        The same computation object is imported once per builder.
-        """
         key = id(computation)
         if key not in self._imported:
             with self._ctx, ir.Location.unknown():
                 clone = computation._module.operation.clone()
-                funcs = list(clone.regions[0].blocks[0].operations)
-                self._rename_into(clone, funcs)
-                for f in funcs:
-                    f.attributes["sym_visibility"] = ir.StringAttr.get("private")
-                    f.operation.move_before(self._func.operation)
-                clone.erase()
-            self._imported[key] = ir.StringAttr(funcs[-1].attributes["sym_name"]).value
-        return self._imported[key]
+                try:
+                    func = adopt_functions(self._module, clone, "main", computation.name)
+                finally:
+                    clone.erase()
+            self._imported[key] = (computation, ir.StringAttr(func.attributes["sym_name"]).value)
+        return self._imported[key][1]
 
     def inline_computation(self, computation: "XlaComputation", block: ir.Block) -> None:
         """Inlines ``computation``'s entry into ``block`` (whose arguments are its
         parameters), ending it with ``stablehlo.return``; its callees are imported."""
+        from hlo_mlir.module import adopt_functions
+
         with self._ctx, ir.Location.unknown():
             clone = computation._module.operation.clone()
-            funcs = list(clone.regions[0].blocks[0].operations)
-            self._rename_into(clone, funcs[:-1])
-            for f in funcs[:-1]:
-                f.operation.move_before(self._func.operation)
-            body = funcs[-1].regions[0].blocks[0]
-            ops = list(body.operations)
-            with ir.InsertionPoint(block), ops[-1].location:
-                ret = _emit.region_return(list(ops[-1].operands))
-            for op in ops[:-1]:
-                op.operation.move_before(ret)
-            for old, new in zip(body.arguments, block.arguments):
-                old.replace_all_uses_with(new)
-            clone.erase()
-
-    def _rename_into(self, clone_module: ir.Operation, funcs: list) -> None:
-        """Gives each function in ``funcs`` a name unused in this module."""
-        taken = {ir.StringAttr(op.attributes["sym_name"]).value for op in self._module.body.operations}
-        for f in funcs:
-            old = ir.StringAttr(f.attributes["sym_name"]).value
-            base = old if old != "main" else _symbol_base(ir.StringAttr(
-                clone_module.attributes["sym_name"]).value if "sym_name" in clone_module.attributes else "computation")
-            new, n = base, 0
-            while new in taken or new == "main":
-                n += 1
-                new = f"{base}_{n}"
-            taken.add(new)
-            if new != old:
-                ir.SymbolTable.replace_all_symbol_uses(old, new, clone_module)
-                ir.SymbolTable.set_symbol_name(f, new)
+            try:
+                main = adopt_functions(self._module, clone, "main", include_root=False)
+                body = main.regions[0].blocks[0]
+                ops = list(body.operations)
+                with ir.InsertionPoint(block), ops[-1].location:
+                    ret = _emit.region_return(list(ops[-1].operands))
+                for op in ops[:-1]:
+                    op.operation.move_before(ret)
+                for old, new in zip(body.arguments, block.arguments):
+                    old.replace_all_uses_with(new)
+            finally:
+                clone.erase()
 
     # --- build ------------------------------------------------------------------
     def get_program_shape(self, root: XlaOp | None = None) -> ProgramShape:
@@ -321,10 +305,6 @@ class XlaBuilder:
             old_args[index].replace_all_uses_with(new)
         for _ in old_args:
             self._block.erase_argument(0)
-
-
-def _symbol_base(name: str) -> str:
-    return "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "computation"
 
 
 def Parameter(builder: XlaBuilder, parameter_number: int, shape: Shape, name: str = "") -> XlaOp:

@@ -53,7 +53,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 
 from iree.compiler import ir
 
-from hlo_mlir.builder import XlaComputation, _symbol_base
+from hlo_mlir.builder import XlaComputation
 from hlo_mlir.compiler import as_module
 from hlo_mlir.errors import InvalidArgumentError, ParseError
 from hlo_mlir.shape import ProgramShape, Shape
@@ -155,6 +155,11 @@ def _program_shape(region: ir.Region) -> ProgramShape:
     return ProgramShape([Shape.from_mlir_type(a.type) for a in block.arguments], result)
 
 
+def _symbol_base(name: str) -> str:
+    """``name`` as a bare symbol: other characters become ``_``."""
+    return "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "computation"
+
+
 def _fresh_symbol(base: str, taken: set[str]) -> str:
     """``base`` if free, else the first free ``base_1``, ``base_2``, ..."""
     name, n = base, 0
@@ -162,6 +167,32 @@ def _fresh_symbol(base: str, taken: set[str]) -> str:
         n += 1
         name = f"{base}_{n}"
     return name
+
+
+def adopt_functions(target: ir.Module, clone: ir.Operation, root: str, base: str = "",
+                    include_root: bool = True) -> ir.Operation:
+    """Moves function ``root`` of the cloned module ``clone`` and everything it calls to
+    the end of ``target``, private and renamed away from ``target``'s names (and from
+    each other's); calls inside ``clone`` follow the renames. ``root`` is renamed after
+    ``base`` when given. With ``include_root=False`` only the callees move (the caller
+    inlines ``root``'s body itself). Returns ``root``'s function op."""
+    functions = {_func_name(f.operation): f.operation for f in clone.regions[0].blocks[0].operations
+                 if f.operation.name == "func.func"}
+    keep = _reachable(functions, root)
+    own = {_func_name(f) for f in _functions(target)}
+    taken = own | set(functions)
+    for name in keep:
+        wanted = _symbol_base(base) if name == root and base else name
+        new = wanted if wanted == name and name not in own else _fresh_symbol(wanted, taken)
+        taken.add(new)
+        if new != name:
+            ir.SymbolTable.replace_all_symbol_uses(name, new, clone)
+            ir.SymbolTable.set_symbol_name(functions[name], new)
+    for name in reversed(keep if include_root else keep[1:]):  # callees first, the root last
+        func = functions[name]
+        func.attributes["sym_visibility"] = ir.StringAttr.get("private")
+        target.body.append(func)
+    return functions[root]
 
 
 # --- names --------------------------------------------------------------------------------
@@ -501,7 +532,7 @@ class HloModule:
         with self._ctx, ir.Location.unknown():
             clone = source.operation.clone()
             try:
-                added = self._adopt(clone, root, base)
+                added = adopt_functions(self._module, clone, root, base)
             finally:
                 clone.erase()
         self._assign_names(rename_duplicates=True)
@@ -525,28 +556,6 @@ class HloModule:
         raise InvalidArgumentError(
             "add_embedded_computation requires an XlaComputation, an HloModule or a function "
             f"HloComputation; got {computation!r}.")
-
-    def _adopt(self, clone: ir.Operation, root: str, base: str) -> ir.Operation:
-        """Moves function ``root`` of the cloned module ``clone`` and its callees to the end
-        of this module, private and renamed away from this module's names."""
-        functions = {_func_name(f.operation): f.operation for f in clone.regions[0].blocks[0].operations
-                     if f.operation.name == "func.func"}
-        keep = _reachable(functions, root)
-        own = set(self._function_map())
-        taken = own | set(functions)
-        for name in keep:
-            wanted = _symbol_base(base) if name == root and base else name
-            new = wanted if wanted == name and name not in own else _fresh_symbol(wanted, taken)
-            taken.add(new)
-            if new != name:
-                ir.SymbolTable.replace_all_symbol_uses(name, new, clone)
-                ir.SymbolTable.set_symbol_name(functions[name], new)
-        body = self._module.body
-        for name in reversed(keep):  # callees first, the copied computation last
-            func = functions[name]
-            func.attributes["sym_visibility"] = ir.StringAttr.get("private")
-            body.append(func)
-        return functions[root]
 
     def remove_computation(self, computation: "str | HloComputation") -> None:
         """Removes an embedded computation (spec: RemoveEmbeddedComputation).
