@@ -1,0 +1,118 @@
+"""Acceptance: JAX programs exported as StableHLO go through the command-line tools as a
+user would run them (``hlo-opt -p O2`` -> ``hlo-compile`` -> ``hlo-run``) and match JAX's
+own output.
+
+The models: a small MLP (weights closed over, so they become constants in the module)
+and a small causal self-attention block with layer norm (weights as arguments), alone
+and also returning the row maxima of its attention scores as a second result.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+import jax.numpy as jnp  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _tool(name: str, *argv) -> subprocess.CompletedProcess:
+    r = subprocess.run([sys.executable, "-m", f"hlo_mlir.tools.{name}", *map(str, argv)], capture_output=True,
+                       text=True, env=dict(os.environ, PYTHONPATH=ROOT), timeout=300)
+    assert r.returncode == 0, f"{name} exited with {r.returncode}:\n{r.stderr}"
+    return r
+
+
+def _mlp():
+    rng = np.random.default_rng(0)
+    w1 = rng.standard_normal((16, 32)).astype(np.float32) / 4
+    b1 = rng.standard_normal(32).astype(np.float32) / 4
+    w2 = rng.standard_normal((32, 10)).astype(np.float32) / 4
+    b2 = rng.standard_normal(10).astype(np.float32) / 4
+
+    def mlp(x):
+        h = jax.nn.gelu(x @ w1 + b1)
+        return jax.nn.softmax(h @ w2 + b2, axis=-1)
+
+    return mlp, [rng.standard_normal((8, 16)).astype(np.float32)]
+
+
+def _attention(with_scores: bool):
+    rng = np.random.default_rng(1)
+    seq, d_model, heads = 8, 16, 2
+    head_dim = d_model // heads
+
+    def block(x, wqkv, wo, gamma, beta):
+        qkv = x @ wqkv  # [seq, 3 * d_model]
+        q, k, v = (qkv[:, i * d_model:(i + 1) * d_model].reshape(seq, heads, head_dim).transpose(1, 0, 2)
+                   for i in range(3))
+        scores = jnp.einsum("hqd,hkd->hqk", q, k) / np.float32(np.sqrt(head_dim))
+        causal = jnp.tril(jnp.ones((seq, seq), dtype=bool))
+        scores = jnp.where(causal, scores, jnp.float32(-1e9))
+        attended = jnp.einsum("hqk,hkd->hqd", jax.nn.softmax(scores, axis=-1), v)
+        y = x + attended.transpose(1, 0, 2).reshape(seq, d_model) @ wo
+        mean = y.mean(axis=-1, keepdims=True)
+        var = ((y - mean) ** 2).mean(axis=-1, keepdims=True)
+        out = (y - mean) * jax.lax.rsqrt(var + 1e-5) * gamma + beta
+        return (out, scores.max(axis=-1)) if with_scores else out
+
+    args = [rng.standard_normal((seq, d_model)), rng.standard_normal((d_model, 3 * d_model)) / 4,
+            rng.standard_normal((d_model, d_model)) / 4, 1 + rng.standard_normal(d_model) / 10,
+            rng.standard_normal(d_model) / 10]
+    return block, [a.astype(np.float32) for a in args]
+
+
+# IREE 3.13 defect: with --iree-opt-level=O2 or O3 (our llvm-cpu default is O3; data tiling and
+# ukernels off make no difference) llvm-cpu fails on a softmax whose scores also feed a second
+# max-reduction result: "'vector.store' op write affecting operations on global resources
+# are restricted to workgroup distributed contexts" / "failed on workgroup distribution
+# verification". O0 and O1 compile it; minimal form: s = dot(q, k) / 2;
+# return dot(softmax(s), v), reduce_max(s).
+_SCORES_DEFECT = pytest.mark.xfail(strict=True, reason=(
+    "IREE 3.13 llvm-cpu at --iree-opt-level=O2/O3: 'vector.store' op write affecting operations on "
+    "global resources are restricted to workgroup distributed contexts (softmax + max of its scores)"))
+
+
+@pytest.mark.parametrize("model, flags", [
+    (_mlp, []),
+    (lambda: _attention(False), []),
+    pytest.param(lambda: _attention(True), [], marks=_SCORES_DEFECT),
+    (lambda: _attention(True), ["-X", "--iree-opt-level=O1"]),  # the workaround for the defect above
+], ids=["mlp", "attention", "attention+scores", "attention+scores-O1"])
+def test_jax_export_through_the_cli(model, flags, tmp_path):
+    fn, args = model()
+    text = jax.jit(fn).lower(*args).as_text()
+    expected = jax.jit(fn)(*args)
+    expected = [np.asarray(e) for e in (expected if isinstance(expected, tuple) else (expected,))]
+    (tmp_path / "model.mlir").write_text(text)
+
+    _tool("hlo_opt", tmp_path / "model.mlir", "-p", "O2", "-o", tmp_path / "opt.mlir")
+    _tool("hlo_compile", tmp_path / "opt.mlir", "-o", tmp_path / "model.vmfb", *flags)
+    with open(tmp_path / "model.vmfb.manifest.json") as f:
+        manifest = json.load(f)
+    assert manifest["source"]["passes"] == "" and manifest["source"]["input"] == "opt.mlir"
+    main_sig = next(f for f in manifest["functions"] if f["name"] == "main")
+    assert main_sig["parameters"] == [f"f32[{','.join(map(str, a.shape))}]" for a in args]
+    assert main_sig["results"] == [f"f32[{','.join(map(str, e.shape))}]" for e in expected]
+
+    inputs, checks, outputs = [], [], []
+    for i, a in enumerate(args):
+        np.save(tmp_path / f"arg{i}.npy", a)
+        inputs.append(f"--input=@{tmp_path / f'arg{i}.npy'}")
+    for i, e in enumerate(expected):
+        np.save(tmp_path / f"expected{i}.npy", e)
+        checks.append(f"--expected_output=@{tmp_path / f'expected{i}.npy'}")
+        outputs.append(f"--output=@{tmp_path / f'out{i}.npy'}")
+    r = _tool("hlo_run", tmp_path / "model.vmfb", *inputs, *checks, *outputs, "--atol=2e-5", "--rtol=2e-5")
+    assert "[SUCCESS] all function outputs matched their expected values." in r.stdout
+    for i, e in enumerate(expected):
+        np.testing.assert_allclose(np.load(tmp_path / f"out{i}.npy"), e, rtol=2e-5, atol=2e-5)
