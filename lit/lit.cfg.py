@@ -1,10 +1,11 @@
 """lit configuration: FileCheck tests for passes, builder output, diagnostics and CLIs.
 
 Substitutions run our tools as a user would, through the current Python:
-``%hlo-opt``, ``%hlo-compile``, ``%hlo-run``, ``%python``; ``filecheck`` is the
+``%hlo-opt``, ``%hlo-compile``, ``%hlo-run``, ``%python``, ``%exitcode``; ``filecheck`` is the
 Python FileCheck from PyPI (no LLVM binaries needed).
 """
 
+# ruff: noqa: F821 - lit defines `config`
 import os
 import shlex
 import sys
@@ -29,5 +30,11 @@ config.substitutions.append(("%hlo-opt", f"{python} -m hlo_mlir.tools.hlo_opt"))
 config.substitutions.append(("%hlo-compile", f"{python} -m hlo_mlir.tools.hlo_compile"))
 config.substitutions.append(("%hlo-run", f"{python} -m hlo_mlir.tools.hlo_run"))
 config.substitutions.append(("%python", python))
+# `%exitcode <command>` runs the command and then prints "exit code: N" (and itself exits 0),
+# so tests can check a tool's documented exit codes with FileCheck.
+config.substitutions.append((
+    "%exitcode",
+    f'{python} -c "import subprocess, sys; sys.stdout.flush(); '
+    f'code = subprocess.run(sys.argv[1:]).returncode; print(\'exit code:\', code)"'))
 filecheck = os.path.join(os.path.dirname(sys.executable), "filecheck")
 config.substitutions.append(("filecheck", shlex.quote(filecheck) if os.path.exists(filecheck) else "filecheck"))

@@ -1,0 +1,15 @@
+// Check that --list-passes shows every pass with its summary and options, the presets and groups.
+// RUN: %hlo-opt --list-passes | filecheck %s
+// CHECK: Passes:
+// CHECK: algsimp {{ +}}Algebraic simplification
+// CHECK-NEXT: max-iterations=int (default 10)
+// CHECK: constant-folding {{ +}}Constant folding
+// CHECK: max-elements=int (default 65536)
+// CHECK: cse {{ +}}Common-subexpression elimination
+// CHECK: dce {{ +}}Dead-code elimination
+// CHECK: Presets:
+// CHECK: O0
+// CHECK: O1
+// CHECK: O2 {{.*}}fixed-point{max-iterations=8}(algsimp,constant-folding,cse,dce)
+// CHECK: Groups:
+// CHECK: fixed-point{max-iterations=N}(...)

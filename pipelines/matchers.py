@@ -1,0 +1,142 @@
+"""Small matchers over StableHLO IR that patterns share: defining ops, constants, splats.
+
+All of them only read IR. Constants are read with numpy; element types the binding
+cannot read into numpy (bf16, f8, complex arrays) are read only when they are splats.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from iree.compiler import ir
+
+from hlo_mlir.shape import Shape
+
+__all__ = [
+    "defining_op",
+    "producer",
+    "op_name",
+    "element_dtype",
+    "constant_array",
+    "splat_of",
+    "same_bits",
+    "is_constant",
+    "int_list",
+    "i64_array_attr",
+]
+
+
+def defining_op(value: ir.Value):
+    """The op that defines ``value`` (an OpView), or None for a block argument."""
+    owner = value.owner
+    return owner if isinstance(owner, (ir.OpView, ir.Operation)) else None
+
+
+def producer(value: ir.Value, *names: str):
+    """The op defining ``value`` if its name is one of ``names``, else None."""
+    op = defining_op(value)
+    return op if op is not None and op.operation.name in names else None
+
+
+def op_name(value: ir.Value) -> str | None:
+    op = defining_op(value)
+    return op.operation.name if op is not None else None
+
+
+def element_dtype(value: ir.Value) -> np.dtype | None:
+    """The numpy dtype of a ranked tensor value's elements, or None."""
+    t = value.type
+    if not isinstance(t, ir.RankedTensorType):
+        return None
+    try:
+        return Shape.from_mlir_type(t).dtype
+    except Exception:  # noqa: BLE001 - types without an XLA dtype
+        return None
+
+
+def _attr_scalar(attr, dtype: np.dtype) -> np.ndarray | None:
+    """A FloatAttr/IntegerAttr/BoolAttr as a 0-d array of ``dtype``."""
+    for cls in (ir.BoolAttr, ir.IntegerAttr, ir.FloatAttr):
+        if isinstance(attr, cls):
+            try:
+                return np.array(cls(attr).value).astype(dtype)
+            except (TypeError, ValueError, OverflowError):
+                return None
+    return None
+
+
+def splat_of(value: ir.Value, through_broadcast: bool = True) -> np.ndarray | None:
+    """The single value of ``value`` if every element is that value, as a 0-d array.
+
+    Recognizes splat constants and (with ``through_broadcast``) ``broadcast_in_dim`` of
+    one (XLA's scalar broadcast).
+    """
+    op = defining_op(value)
+    if op is None:
+        return None
+    name = op.operation.name
+    if name == "stablehlo.broadcast_in_dim" and through_broadcast:
+        return splat_of(op.operands[0])
+    if name != "stablehlo.constant":
+        return None
+    dtype = element_dtype(value)
+    attr = op.attributes["value"]
+    if dtype is None or not isinstance(attr, ir.DenseElementsAttr):
+        return None
+    attr = ir.DenseElementsAttr(attr)
+    if attr.is_splat:
+        return _attr_scalar(attr.get_splat_value(), dtype)
+    array = constant_array(value, max_elements=1)
+    return array.reshape(()) if array is not None and array.size == 1 else None
+
+
+def constant_array(value: ir.Value, max_elements: int | None = None) -> np.ndarray | None:
+    """The elements of a constant ``value`` as a numpy array, or None when ``value`` is not a
+    constant, is larger than ``max_elements``, or the binding cannot read its element type."""
+    op = defining_op(value)
+    if op is None or op.operation.name != "stablehlo.constant":
+        return None
+    t = value.type
+    if not isinstance(t, ir.RankedTensorType):
+        return None
+    shape = list(ir.RankedTensorType(t).shape)
+    size = int(np.prod(shape, dtype=np.int64))
+    if max_elements is not None and size > max_elements:
+        return None
+    attr = op.attributes["value"]
+    dtype = element_dtype(value)
+    if dtype is None or not isinstance(attr, ir.DenseElementsAttr):
+        return None
+    attr = ir.DenseElementsAttr(attr)
+    if attr.is_splat:
+        scalar = _attr_scalar(attr.get_splat_value(), dtype)
+        return None if scalar is None else np.full(shape, scalar, dtype=dtype)
+    try:
+        array = np.array(attr)
+    except (TypeError, ValueError, RuntimeError):
+        return None
+    if array.dtype != dtype or list(array.shape) != shape:
+        return None
+    return array
+
+
+def is_constant(value: ir.Value) -> bool:
+    return op_name(value) == "stablehlo.constant"
+
+
+def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    """Bitwise equality of two 0-d arrays of one dtype (tells -0.0 from +0.0)."""
+    return a.dtype == b.dtype and np.ascontiguousarray(a).tobytes() == np.ascontiguousarray(b).tobytes()
+
+
+def int_list(attr) -> list[int]:
+    """A DenseI64ArrayAttr (or dense integer elements) as a list of ints."""
+    if isinstance(attr, ir.DenseI64ArrayAttr):
+        return list(ir.DenseI64ArrayAttr(attr))
+    return [int(x) for x in np.array(attr).ravel()]
+
+
+def i64_array_attr(op, name: str) -> list[int] | None:
+    """Integer list attribute ``name`` of ``op``, or None if absent."""
+    if name not in op.attributes:
+        return None
+    return int_list(op.attributes[name])

@@ -1,0 +1,323 @@
+"""Pass base classes, one per kind of pass (STYLE.md points 5 and 9).
+
+A pass is a small class: a kebab-case ``name`` (its CLI and lit file name), a
+docstring whose first line is its ``--help`` summary, options as typed dataclass
+fields with defaults (CLI spelling: the field name in kebab case), and
+``run(module) -> changed``. Kinds:
+
+- :class:`PatternPass`: a set of rewrite patterns (``@pattern("stablehlo.add")``
+  functions) applied by MLIR's greedy driver until nothing matches;
+- :class:`ExpanderPass`: ``matches(op)`` selects ops, ``expand(op)`` returns the
+  values that replace each one (XLA's ``OpExpanderPass``);
+- :class:`UpstreamPass`: an MLIR pass pipeline string (``cse``, ``inline``, ...).
+
+Passes count what they did in ``self.statistics`` (rule name -> times fired); the
+pipeline driver reports them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import re
+from collections import Counter
+from typing import Any, Callable, ClassVar, Sequence
+
+from iree.compiler import ir
+
+from hlo_mlir.errors import HloMlirError, InvalidArgumentError
+
+__all__ = [
+    "Pass",
+    "PatternPass",
+    "ExpanderPass",
+    "UpstreamPass",
+    "Pattern",
+    "pattern",
+    "PassError",
+    "PassOption",
+    "count_ops",
+]
+
+log = logging.getLogger("hlo_mlir.pipelines")
+
+
+class PassError(HloMlirError):
+    """A pass failed (raised an error or produced IR that failed a check); names the pass."""
+
+    def __init__(self, message: str, pass_name: str = ""):
+        super().__init__(message)
+        self.pass_name = pass_name
+
+
+@dataclasses.dataclass(frozen=True)
+class PassOption:
+    """One option of a pass as the CLI sees it."""
+
+    name: str  # kebab-case, as written in a pipeline spec
+    field: str  # the dataclass field
+    type: type
+    default: Any
+    help: str
+
+
+def _kebab(name: str) -> str:
+    return name.replace("_", "-")
+
+
+class Pass:
+    """Base of all passes. Subclasses are dataclasses automatically; options are fields."""
+
+    name: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        own_doc = cls.__dict__.get("__doc__")
+        dataclasses.dataclass(cls)
+        cls.__doc__ = own_doc  # not dataclass's generated signature: no docstring, no summary
+
+    def __post_init__(self):
+        self.statistics: Counter[str] = Counter()
+
+    # --- description ----------------------------------------------------------
+    @classmethod
+    def summary(cls) -> str:
+        """The first line of the class docstring (the ``--list-passes`` text)."""
+        doc = (cls.__doc__ or "").strip()
+        return doc.splitlines()[0].strip() if doc else ""
+
+    @classmethod
+    def options(cls) -> list[PassOption]:
+        out = []
+        for f in dataclasses.fields(cls):
+            if not f.init:
+                continue
+            typ = (
+                f.type
+                if isinstance(f.type, type)
+                else {"int": int, "bool": bool, "float": float, "str": str}.get(str(f.type), str)
+            )
+            out.append(PassOption(_kebab(f.name), f.name, typ, f.default, f.metadata.get("help", "")))
+        return out
+
+    @classmethod
+    def from_options(cls, options: dict[str, str]) -> "Pass":
+        """An instance from textual ``{kebab-name: value}`` options (a pipeline spec)."""
+        known = {o.name: o for o in cls.options()}
+        kwargs = {}
+        for key, text in options.items():
+            if key not in known:
+                valid = ", ".join(sorted(known)) or "none"
+                raise InvalidArgumentError(
+                    f"pass '{cls.name}' has no option '{key}'; valid options: {valid}."
+                )
+            opt = known[key]
+            kwargs[opt.field] = _convert_option(cls.name, opt, text)
+        return cls(**kwargs)
+
+    # --- running -----------------------------------------------------------------
+    def run(self, module: ir.Module) -> bool:
+        """Rewrites ``module`` in place; returns whether it changed."""
+        raise NotImplementedError
+
+    def record(self, rule: str, count: int = 1) -> None:
+        """Counts one firing of ``rule`` and names it in the debug log."""
+        self.statistics[rule] += count
+        log.debug("%s: %s fired", self.name, rule)
+
+
+_BOOLS = {"true": True, "1": True, "false": False, "0": False}
+
+
+def _convert_option(pass_name: str, opt: PassOption, text: str):
+    try:
+        if opt.type is bool:
+            return _BOOLS[text.lower()]
+        if opt.type is int:
+            return int(text, 0)
+        return opt.type(text)
+    except (KeyError, ValueError):
+        expected = {bool: "a boolean (true/false)", int: "an integer", float: "a number"}.get(
+            opt.type, opt.type.__name__
+        )
+        raise InvalidArgumentError(
+            f"option '{opt.name}' of pass '{pass_name}' requires {expected}; got {text!r}."
+        ) from None
+
+
+def count_ops(module: ir.Module) -> int:
+    """The number of operations in ``module`` (one linear walk)."""
+    n = 0
+
+    def visit(_op):
+        nonlocal n
+        n += 1
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return n
+
+
+def _camel_to_kebab(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower().replace("_", "-")
+
+
+# --- pattern passes -----------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Pattern:
+    """One rewrite: ``fn(op)`` returns the replacement values of ``op``'s results, or None
+    when it does not match (and then must not have created anything). ``fn`` runs with the
+    insertion point just before ``op`` and ``op``'s location active."""
+
+    name: str
+    roots: tuple[str, ...]
+    fn: Callable[[ir.OpView], Sequence[ir.Value] | None]
+
+    @property
+    def algebra(self) -> str:
+        return (self.fn.__doc__ or "").strip().splitlines()[0] if self.fn.__doc__ else ""
+
+
+def pattern(*roots: str, name: str | None = None):
+    """Decorator: a function over ops named ``roots`` becomes a :class:`Pattern`.
+
+    The rule's name (its statistic) is the function name in kebab case.
+    """
+
+    def wrap(fn):
+        return Pattern(name or _camel_to_kebab(fn.__name__), tuple(roots), fn)
+
+    return wrap
+
+
+class PatternPass(Pass):
+    """Applies ``patterns`` with MLIR's greedy driver until none matches.
+
+    The driver also erases ops that became dead (side-effect free, unused); MLIR's own
+    op folders are off, so every change is one of our named rules.
+    """
+
+    patterns: ClassVar[Sequence[Pattern]] = ()
+    max_iterations: int = dataclasses.field(
+        default=10, metadata={"help": "greedy driver sweeps before giving up (the IR stays valid)"}
+    )
+
+    def active_patterns(self) -> Sequence[Pattern]:
+        """The patterns this run applies (subclasses may filter by options)."""
+        return self.patterns
+
+    def run(self, module: ir.Module) -> bool:
+        from iree.compiler import rewrite
+
+        ctx = module.context
+        fired_before = sum(self.statistics.values())
+        patterns = rewrite.RewritePatternSet(ctx)
+        by_root: dict[str, list[Pattern]] = {}
+        for p in self.active_patterns():
+            for root in p.roots:
+                by_root.setdefault(root, []).append(p)
+        for root, pats in by_root.items():
+            patterns.add(root, self._callback(pats))
+        config = rewrite.GreedyRewriteConfig()
+        config.enable_folding = False
+        config.enable_constant_cse = False
+        config.region_simplification_level = rewrite.GreedySimplifyRegionLevel.DISABLED
+        config.max_iterations = self.max_iterations
+        before = count_ops(module)
+        with ctx:
+            try:
+                rewrite.apply_patterns_and_fold_greedily(module, patterns.freeze(), config)
+            except RuntimeError as e:
+                if "failed to converge" not in str(e):
+                    raise
+                self.record("did-not-converge")
+        return sum(self.statistics.values()) > fired_before or count_ops(module) != before
+
+    def _callback(self, pats: list[Pattern]):
+        def apply(op, rewriter) -> bool:
+            for p in pats:
+                with rewriter.ip, op.location:
+                    values = p.fn(op)
+                if values is None:
+                    continue
+                values = _checked_replacement(
+                    self.name, f"pattern '{p.name}' of pass '{self.name}'", op, values
+                )
+                rewriter.replace_op(op, values)
+                self.record(p.name)
+                return False  # matched
+            return True  # no pattern matched
+
+        return apply
+
+
+def _checked_replacement(pass_name: str, who: str, op, values) -> list:
+    """``values`` as a list, after checking they can replace ``op``'s results one for one."""
+    values, results = list(values), list(op.results)
+    if len(values) != len(results) or any(v.type != r.type for v, r in zip(values, results, strict=True)):
+        raise PassError(
+            f"{who} replaced {op.operation.name} results {[str(r.type) for r in results]} with "
+            f"values of types {[str(v.type) for v in values]}.",
+            pass_name,
+        )
+    return values
+
+
+# --- expander passes ----------------------------------------------------------------------
+class ExpanderPass(Pass):
+    """Replaces every op that ``matches`` with the values ``expand`` builds (XLA's
+    OpExpanderPass). ``expand`` runs at the op (insertion point and location set)."""
+
+    def matches(self, op: ir.OpView) -> bool:
+        raise NotImplementedError
+
+    def expand(self, op: ir.OpView) -> Sequence[ir.Value]:
+        raise NotImplementedError
+
+    def run(self, module: ir.Module) -> bool:
+        found: list = []
+
+        def visit(op):
+            if self.matches(op):
+                found.append(op)
+            return ir.WalkResult.ADVANCE
+
+        module.operation.walk(visit)
+        with module.context:
+            for op in found:
+                with ir.InsertionPoint(op), op.location:
+                    values = _checked_replacement(self.name, f"pass '{self.name}'", op, self.expand(op))
+                for old, new in zip(op.results, values, strict=True):
+                    old.replace_all_uses_with(new)
+                op.erase()
+                self.record(self.name)
+        return bool(found)
+
+
+# --- upstream MLIR passes -----------------------------------------------------------------
+class UpstreamPass(Pass):
+    """Runs the MLIR pass pipeline ``pipeline`` (nested under ``builtin.module``)."""
+
+    pipeline: ClassVar[str] = ""
+
+    def pipeline_text(self) -> str:
+        return self.pipeline
+
+    def run(self, module: ir.Module) -> bool:
+        from iree.compiler import passmanager
+
+        from hlo_mlir.context import diagnostics_to_errors
+
+        before = module.operation.get_asm(large_elements_limit=16)
+        with module.context, diagnostics_to_errors(module.context) as diags:
+            pm = passmanager.PassManager.parse(f"builtin.module({self.pipeline_text()})")
+            try:
+                pm.run(module.operation)
+            except ir.MLIRError as e:
+                raise PassError(
+                    f"pass '{self.name}' failed:\n  " + "\n  ".join(diags.messages or [str(e)]), self.name
+                ) from None
+        changed = module.operation.get_asm(large_elements_limit=16) != before
+        if changed:
+            self.record(self.name)
+        return changed

@@ -1,0 +1,427 @@
+"""Running pass pipelines: ``run_pipeline(module, "algsimp,cse,dce")``.
+
+Pipeline spec syntax (like MLIR's, with presets and fixed-point groups)::
+
+    spec     := element (',' element)*            -- may be empty
+    element  := NAME options?                     -- a registered pass or a preset (O0, O1, O2)
+              | 'fixed-point' options? '(' spec ')'
+    options  := '{' key=value ((',' | ' ') key=value)* '}'
+
+- ``algsimp{max-iterations=3}`` sets a pass option (names as ``--list-passes`` shows);
+- a preset name expands in place to its pipeline (``presets.PRESETS``);
+- ``fixed-point{max-iterations=8}(algsimp,cse,dce)`` reruns the group until no pass in
+  it reports a change, at most ``max-iterations`` times (XLA's ``HloPassFix``); hitting
+  the limit is not an error, it is reported in ``PipelineResult.warnings``.
+
+After each pass the module is verified (``verify_each``; the error names the pass),
+and with ``verify_semantics`` it is compiled for CPU and run on fixed random inputs:
+any output that differs from the previous run beyond a dtype-dependent tolerance
+fails with the pass name and the first differing element.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import IO, Union
+
+from iree.compiler import ir
+
+from hlo_mlir.errors import HloMlirError, InvalidArgumentError, VerificationError
+from pipelines import registry
+from pipelines.pass_base import Pass, PassError
+
+__all__ = [
+    "run_pipeline",
+    "parse_pipeline",
+    "PipelineResult",
+    "PassRun",
+    "PassNode",
+    "FixedPointNode",
+    "PipelineSpecError",
+    "PassVerificationError",
+    "FIXED_POINT_DEFAULT_ITERATIONS",
+    "verify_module",
+    "format_diagnostic",
+]
+
+FIXED_POINT_DEFAULT_ITERATIONS = 8
+
+
+class PipelineSpecError(InvalidArgumentError):
+    """A pipeline spec string is malformed or names unknown passes/options."""
+
+
+class PassVerificationError(VerificationError):
+    """A pass produced IR that fails MLIR verification; ``pass_name`` names it."""
+
+    def __init__(self, message: str, diagnostics: list[str], pass_name: str):
+        super().__init__(message, diagnostics)
+        self.pass_name = pass_name
+
+
+# --- spec parsing -------------------------------------------------------------------------
+@dataclass
+class PassNode:
+    name: str
+    instance: Pass
+
+
+@dataclass
+class FixedPointNode:
+    max_iterations: int
+    children: list["Node"]
+
+
+Node = Union[PassNode, FixedPointNode]
+
+_TOKEN = re.compile(r"\s*(?:(?P<name>[A-Za-z0-9_.\-]+)|(?P<punct>[,(){}]))")
+
+
+class _Parser:
+    def __init__(self, spec: str, depth: int = 0):
+        self.spec, self.pos, self.depth = spec, 0, depth
+
+    def error(self, message: str) -> PipelineSpecError:
+        return PipelineSpecError(f"pipeline spec {self.spec!r} (at offset {self.pos}): {message}")
+
+    def peek(self) -> str | None:
+        m = _TOKEN.match(self.spec, self.pos)
+        return m.group(m.lastgroup) if m else None
+
+    def take(self) -> str:
+        m = _TOKEN.match(self.spec, self.pos)
+        if not m:
+            rest = self.spec[self.pos :].strip()
+            if not rest:
+                raise self.error("unexpected end of spec.")
+            raise self.error(f"unexpected character {rest[0]!r}.")
+        self.pos = m.end()
+        return m.group(m.lastgroup)
+
+    def at_end(self) -> bool:
+        return not self.spec[self.pos :].strip()
+
+    def pipeline(self, closing: str | None = None) -> list[Node]:
+        nodes: list[Node] = []
+        if (closing is None and self.at_end()) or (closing and self.peek() == closing):
+            return nodes
+        while True:
+            nodes.extend(self.element())
+            if closing is None and self.at_end():
+                return nodes
+            tok = self.take()
+            if tok == closing:
+                self.pos -= 1  # the caller consumes the closing bracket
+                return nodes
+            if tok != ",":
+                raise self.error(f"expected ',' between passes; got {tok!r}.")
+
+    def options(self) -> dict[str, str]:
+        if self.peek() != "{":
+            return {}
+        start = self.spec.index("{", self.pos)
+        end = self.spec.find("}", start)
+        if end < 0:
+            raise self.error("unclosed '{' in pass options.")
+        self.pos = end + 1
+        out = {}
+        for item in filter(None, re.split(r"[\s,]+", self.spec[start + 1 : end])):
+            key, eq, value = item.partition("=")
+            if not eq or not key or not value:
+                raise self.error(f"pass options are key=value; got {item!r}.")
+            out[key] = value
+        return out
+
+    def element(self) -> list[Node]:
+        name = self.take()
+        if name in ",(){}":
+            raise self.error(f"expected a pass name; got {name!r}.")
+        options = self.options()
+        if name == "fixed-point":
+            return [self.fixed_point(options)]
+        from pipelines.presets import PRESETS
+
+        if name in PRESETS:
+            if options:
+                raise self.error(f"preset '{name}' takes no options.")
+            if self.depth > 8:
+                raise self.error(f"presets nest too deeply at '{name}'.")
+            return _Parser(PRESETS[name].spec, self.depth + 1).pipeline()
+        try:
+            cls = registry.get(name)
+        except InvalidArgumentError as e:
+            raise self.error(
+                f"{e.message[:-1]}; presets: {', '.join(PRESETS)}; "
+                f"group: fixed-point{{max-iterations=N}}(...)."
+            ) from None
+        try:
+            return [PassNode(name, cls.from_options(options))]
+        except InvalidArgumentError as e:
+            raise self.error(e.message) from None
+
+    def fixed_point(self, options: dict[str, str]) -> FixedPointNode:
+        limit = FIXED_POINT_DEFAULT_ITERATIONS
+        for key, value in options.items():
+            if key != "max-iterations":
+                raise self.error(f"fixed-point has no option '{key}'; valid options: max-iterations.")
+            try:
+                limit = int(value, 0)
+            except ValueError:
+                raise self.error(
+                    f"option 'max-iterations' of fixed-point requires an integer; got {value!r}."
+                ) from None
+            if limit < 1:
+                raise self.error(
+                    f"option 'max-iterations' of fixed-point requires a value >= 1; got {limit}."
+                )
+        if self.take() != "(":
+            raise self.error("fixed-point requires a parenthesized group: fixed-point(algsimp,cse).")
+        children = self.pipeline(")")
+        self.take()
+        return FixedPointNode(limit, children)
+
+
+def parse_pipeline(spec: str) -> list[Node]:
+    """Parses a pipeline spec into pass instances and fixed-point groups."""
+    if not isinstance(spec, str):
+        raise PipelineSpecError(f"a pipeline spec must be a string; got {type(spec).__name__}.")
+    return _Parser(spec).pipeline()
+
+
+# --- results ------------------------------------------------------------------------------
+@dataclass
+class PassRun:
+    """One execution of one pass."""
+
+    name: str
+    changed: bool
+    seconds: float
+    statistics: Counter
+
+
+@dataclass
+class PipelineResult:
+    """What a pipeline did: every pass run in order, warnings, and derived reports."""
+
+    runs: list[PassRun] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    verifier_seconds: float = 0.0
+    semantics_seconds: float = 0.0
+
+    @property
+    def changed(self) -> bool:
+        return any(r.changed for r in self.runs)
+
+    def statistics(self) -> dict[str, Counter]:
+        """Rule firings summed per pass name: ``{"algsimp": {"negate-of-negate": 2}}``."""
+        out: dict[str, Counter] = {}
+        for r in self.runs:
+            out.setdefault(r.name, Counter()).update(r.statistics)
+        return {k: v for k, v in out.items() if v}
+
+    def timing(self) -> dict[str, float]:
+        """Seconds spent per pass name (summed over repeated runs)."""
+        out: dict[str, float] = {}
+        for r in self.runs:
+            out[r.name] = out.get(r.name, 0.0) + r.seconds
+        return out
+
+    def timing_report(self) -> str:
+        rows = list(self.timing().items())
+        if self.verifier_seconds:
+            rows.append(("(verifier)", self.verifier_seconds))
+        if self.semantics_seconds:
+            rows.append(("(verify-semantics)", self.semantics_seconds))
+        total = sum(s for _, s in rows) or 1e-12
+        lines = [
+            _BANNER,
+            "                      ... Pass execution timing report ...",
+            _BANNER,
+            f"  Total Execution Time: {total:.4f} seconds",
+            "",
+            "  ----Wall Time----  ----Name----",
+        ]
+        lines += [f"  {s:8.4f} ({100 * s / total:5.1f}%)  {name}" for name, s in rows]
+        lines.append(f"  {total:8.4f} (100.0%)  Total")
+        return "\n".join(lines) + "\n"
+
+    def statistics_report(self) -> str:
+        lines = [_BANNER, "                         ... Pass statistics report ...", _BANNER]
+        for name, counts in self.statistics().items():
+            lines.append(name)
+            lines += [f"  (S) {n:6d} {rule}" for rule, n in sorted(counts.items())]
+        return "\n".join(lines) + "\n"
+
+
+_BANNER = "===" + "-" * 73 + "==="
+
+
+# --- running ------------------------------------------------------------------------------
+def run_pipeline(
+    module: ir.Module,
+    spec: str,
+    *,
+    verify_each: bool = True,
+    print_ir_after_all: bool = False,
+    print_ir_after_change: bool = False,
+    print_ir_before_all: bool = False,
+    timing: bool = False,
+    statistics: bool = False,
+    verify_semantics: bool = False,
+    print_debuginfo: bool = False,
+    out: IO[str] | None = None,
+) -> PipelineResult:
+    """Runs pipeline ``spec`` on ``module`` in place.
+
+    Raises PipelineSpecError for a bad spec, PassError when a pass fails (or changes
+    results under ``verify_semantics``), PassVerificationError when a pass leaves invalid IR.
+    Timing and statistics reports are written to ``out`` (default stderr) at the end.
+    """
+    nodes = parse_pipeline(spec)
+    runner = _Runner(
+        module,
+        verify_each,
+        print_ir_after_all,
+        print_ir_after_change,
+        print_ir_before_all,
+        verify_semantics,
+        print_debuginfo,
+        out if out is not None else sys.stderr,
+    )
+    if verify_each:
+        runner.verify(None)
+    runner.run_nodes(nodes)
+    if timing:
+        runner.out.write(runner.result.timing_report())
+    if statistics:
+        runner.out.write(runner.result.statistics_report())
+    return runner.result
+
+
+class _Runner:
+    def __init__(
+        self, module, verify_each, after_all, after_change, before_all, verify_semantics, debuginfo, out
+    ):
+        self.module, self.verify_each = module, verify_each
+        self.after_all, self.after_change, self.before_all = after_all, after_change, before_all
+        self.debuginfo, self.out = debuginfo, out
+        self.result = PipelineResult()
+        self.semantics = None
+        if verify_semantics:
+            from pipelines.semantics import SemanticsChecker
+
+            start = time.perf_counter()
+            self.semantics = SemanticsChecker(module)
+            self.result.semantics_seconds += time.perf_counter() - start
+
+    def run_nodes(self, nodes: list[Node]) -> bool:
+        changed = False
+        for node in nodes:
+            if isinstance(node, PassNode):
+                changed |= self.run_pass(node)
+            else:
+                changed |= self.run_fixed_point(node)
+        return changed
+
+    def run_fixed_point(self, node: FixedPointNode) -> bool:
+        changed = False
+        for _ in range(node.max_iterations):
+            if not self.run_nodes(node.children):
+                return changed
+            changed = True
+        names = ",".join(_node_names(node.children))
+        self.result.warnings.append(
+            f"fixed-point({names}) still changed the module after max-iterations={node.max_iterations}."
+        )
+        return changed
+
+    def dump(self, when: str, name: str) -> None:
+        self.out.write(f"// -----// IR Dump {when} {name} //----- //\n")
+        self.out.write(self.module.operation.get_asm(enable_debug_info=self.debuginfo))
+        self.out.write("\n")
+
+    def run_pass(self, node: PassNode) -> bool:
+        p = node.instance
+        if self.before_all:
+            self.dump("Before", node.name)
+        p.statistics.clear()
+        start = time.perf_counter()
+        try:
+            with self.module.context:
+                changed = bool(p.run(self.module))
+        except PassError:
+            raise
+        except HloMlirError as e:
+            raise PassError(f"pass '{node.name}' failed: {e}", node.name) from e
+        except Exception as e:  # noqa: BLE001 - a bug in a pass: still name the pass
+            raise PassError(f"pass '{node.name}' failed: {type(e).__name__}: {e}", node.name) from e
+        seconds = time.perf_counter() - start
+        self.result.runs.append(PassRun(node.name, changed, seconds, Counter(p.statistics)))
+        if self.after_all or (self.after_change and changed):
+            self.dump("After", node.name)
+        if self.verify_each:
+            self.verify(node.name)
+        if self.semantics is not None and changed:
+            start = time.perf_counter()
+            self.semantics.check(node.name)
+            self.result.semantics_seconds += time.perf_counter() - start
+        return changed
+
+    def verify(self, pass_name: str | None) -> None:
+        start = time.perf_counter()
+        ok, messages = verify_module(self.module)
+        self.result.verifier_seconds += time.perf_counter() - start
+        if ok:
+            return
+        what = (
+            f"pass '{pass_name}' produced IR that fails verification"
+            if pass_name
+            else "the input module fails verification"
+        )
+        message = f"{what}:\n  " + "\n  ".join(messages)
+        if pass_name:
+            raise PassVerificationError(message, messages, pass_name)
+        raise VerificationError(message, messages)
+
+
+_FILE_LOC = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
+
+
+def format_diagnostic(d) -> str:
+    """``file:line:col: message`` (the first file location in ``d``'s location), notes indented."""
+    m = _FILE_LOC.search(str(d.location))
+    where = f"{m.group(1)}:{m.group(2)}:{m.group(3)}" if m else str(d.location)
+    text = f"{where}: {d.message}"
+    for note in d.notes:
+        text += "\n  note: " + format_diagnostic(note)
+    return text
+
+
+def verify_module(module: ir.Module) -> tuple[bool, list[str]]:
+    """Runs the MLIR verifier; returns (ok, ``file:line:col: message`` diagnostics)."""
+    messages: list[str] = []
+
+    def handle(d) -> bool:
+        messages.append(format_diagnostic(d))
+        return True
+
+    handler = module.context.attach_diagnostic_handler(handle)
+    try:
+        ok = module.operation.verify()
+    except ir.MLIRError as e:
+        ok = False
+        if not messages:
+            messages.extend(format_diagnostic(d) for d in e.error_diagnostics)
+        if not messages:
+            messages.append(str(e))
+    finally:
+        handler.detach()
+    return ok, messages
+
+
+def _node_names(nodes: list[Node]) -> list[str]:
+    return [n.name if isinstance(n, PassNode) else "fixed-point(...)" for n in nodes]

@@ -1,0 +1,38 @@
+"""Named pipelines: ``O0``, ``O1``, ``O2`` (used by ``hlo_mlir.compile`` and ``hlo-compile``).
+
+A preset is a pipeline spec; its name expands in place inside any spec
+(``"inline,O1"``). Order follows STYLE.md point 10: passes do not clean up after
+themselves, presets run the cleanups after them.
+
+- ``O0``: nothing.
+- ``O1``: cheap cleanups, one sweep: algebraic simplification, CSE, DCE.
+- ``O2``: inline calls, then a fixed point of algsimp, constant folding, CSE and DCE
+  (XLA's simplification loop).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Preset", "PRESETS"]
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    spec: str
+    summary: str
+
+
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in [
+        Preset("O0", "", "no passes"),
+        Preset("O1", "algsimp,cse,dce", "cheap cleanups: one sweep of algsimp, cse, dce"),
+        Preset(
+            "O2",
+            "inline,fixed-point{max-iterations=8}(algsimp,constant-folding,cse,dce)",
+            "inline, then algsimp, constant folding, cse and dce to a fixed point",
+        ),
+    ]
+}

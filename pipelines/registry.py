@@ -1,0 +1,84 @@
+"""The one registry of passes, keyed by kebab-case name (STYLE.md point 6).
+
+``@register`` adds a pass class; ``get(name)`` looks one up (an unknown name fails
+with the list of valid ones); ``all_passes()`` lists them all. Pass modules live in
+``pipelines.simplifiers``, ``pipelines.expanders`` and ``pipelines.upstream``; they
+are imported on first lookup, so registering is just defining the class.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+
+from hlo_mlir.errors import InvalidArgumentError
+from pipelines.pass_base import Pass
+
+__all__ = ["register", "get", "all_passes", "unregister"]
+
+_PASSES: dict[str, type[Pass]] = {}
+_PACKAGES = ("pipelines.simplifiers", "pipelines.expanders")
+_MODULES = ("pipelines.upstream",)
+_loaded = False
+_NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+
+
+def register(cls: type[Pass]) -> type[Pass]:
+    """Class decorator: adds ``cls`` under ``cls.name`` (kebab case, unique, documented)."""
+    if not isinstance(cls, type) or not issubclass(cls, Pass):
+        raise InvalidArgumentError(f"register requires a Pass subclass; got {cls!r}.")
+    name = cls.name
+    if not _NAME.fullmatch(name or ""):
+        raise InvalidArgumentError(
+            f"register requires a kebab-case pass name; got {name!r} for {cls.__name__}."
+        )
+    if not cls.summary():
+        raise InvalidArgumentError(
+            f"register requires a docstring summary on pass '{name}' ({cls.__name__})."
+        )
+    if name in _PASSES and _PASSES[name] is not cls:
+        raise InvalidArgumentError(
+            f"register requires unique pass names; '{name}' is already {_PASSES[name].__qualname__}."
+        )
+    _PASSES[name] = cls
+    return cls
+
+
+def unregister(name: str) -> None:
+    """Removes pass ``name`` (for passes registered by tests)."""
+    _PASSES.pop(name, None)
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for package_name in _PACKAGES:
+        try:
+            package = importlib.import_module(package_name)
+        except ModuleNotFoundError:
+            continue
+        for info in pkgutil.iter_modules(package.__path__):
+            if not info.name.startswith("_"):
+                importlib.import_module(f"{package_name}.{info.name}")
+    for module_name in _MODULES:
+        importlib.import_module(module_name)
+
+
+def get(name: str) -> type[Pass]:
+    """The pass class registered as ``name``."""
+    _load()
+    try:
+        return _PASSES[name]
+    except KeyError:
+        raise InvalidArgumentError(
+            f"unknown pass '{name}'; valid passes: {', '.join(sorted(_PASSES))}."
+        ) from None
+
+
+def all_passes() -> dict[str, type[Pass]]:
+    """Every registered pass, by name (sorted)."""
+    _load()
+    return dict(sorted(_PASSES.items()))

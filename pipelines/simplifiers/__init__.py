@@ -1,0 +1,1 @@
+"""Simplifier passes (XLA ``xla/hlo/transforms/simplifiers``): each module registers one pass."""

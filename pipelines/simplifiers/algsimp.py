@@ -1,0 +1,326 @@
+"""The algebraic simplifier (spec 004: Algebraic simplifier; XLA ``algebraic_simplifier.cc``).
+
+One pattern per rewrite, its algebra in the docstring's first line. Generic rules read
+the algebraic facts of ``dialect_ops.op_facts`` (identity, absorbing element,
+commutativity, idempotence); the rest are specific to an op. Every rewrite is exact:
+bit for bit the same results, for every input, in every element type it fires for.
+Floating point needs care, and each rule states its limits:
+
+- ``x + 0.0`` is not ``x`` (``-0.0 + 0.0 == +0.0``); ``x + (-0.0)`` is (op_facts);
+- ``x * 0`` is not ``0`` for floats (``inf * 0`` is NaN, ``-1 * 0`` is ``-0.0``);
+- ``x - x`` is not ``0`` and ``x == x`` is not true for floats (NaN), except under the
+  TOTALORDER comparison, which is reflexive.
+
+Rules that drop an op leave its producers dead; the greedy driver erases ops that
+become unused. Run ``cse`` and ``dce`` after this pass (the O1/O2 presets do), and
+``constant-folding`` for constant subexpressions.
+
+Example (``O1``)::
+
+    %0 = stablehlo.negate %arg0          // involution
+    %1 = stablehlo.negate %0             //   -> %arg0
+    %c = stablehlo.constant dense<1.0>   // identity-operand: x * 1 -> x
+    %2 = stablehlo.multiply %c, %1       // (the constant first: commutative, so left too)
+    return %2                            // return %arg0
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from iree.compiler import ir
+
+from dialect_ops import _emit, elementwise, op_facts
+from hlo_mlir.shape import Shape
+from pipelines.matchers import element_dtype, i64_array_attr, is_constant, producer, same_bits, splat_of
+from pipelines.pass_base import PatternPass, pattern
+from pipelines.registry import register
+
+__all__ = ["AlgebraicSimplifier", "PATTERNS"]
+
+_WITH_IDENTITY = tuple(row.op for row in op_facts.FACTS.values() if row.identity)
+_WITH_ABSORBING = tuple(row.op for row in op_facts.FACTS.values() if row.absorbing)
+_IDEMPOTENT = tuple(row.op for row in op_facts.FACTS.values() if row.idempotent)
+_COMMUTATIVE = tuple(row.op for row in op_facts.FACTS.values() if row.commutative)
+
+
+def _splat_constant(value: np.ndarray, like: ir.Value) -> ir.Value:
+    """A constant of ``like``'s type holding ``value`` everywhere (a splat)."""
+    shape = Shape.from_mlir_type(like.type)
+    return _emit.constant(np.asarray(value, dtype=shape.dtype), shape)
+
+
+def _is_constant_like(value: ir.Value) -> bool:
+    return is_constant(value) or splat_of(value) is not None
+
+
+def _type_class(value: ir.Value) -> str | None:
+    dtype = element_dtype(value)
+    return op_facts.type_class(dtype) if dtype is not None else None
+
+
+# --- generic rules from op_facts -----------------------------------------------------------
+@pattern(*_WITH_IDENTITY)
+def identity_operand(op):
+    """op(x, e) -> x, and op(e, x) -> x for commutative ops; e is op's identity (op_facts)."""
+    lhs, rhs = op.operands
+    dtype = element_dtype(op.results[0])
+    ident = op_facts.identity_of(op.operation.name, dtype) if dtype is not None else None
+    if ident is None:
+        return None
+    for e, x in ((rhs, lhs), (lhs, rhs)):
+        splat = splat_of(e)
+        if splat is not None and same_bits(splat, ident) and x.type == op.results[0].type:
+            return [x]
+        if not op_facts.facts_of(op.operation.name).commutative:
+            return None
+    return None
+
+
+@pattern(*_WITH_ABSORBING)
+def absorbing_operand(op):
+    """op(x, z) -> z and op(z, x) -> z; z is op's absorbing element (op_facts, exact types only)."""
+    dtype = element_dtype(op.results[0])
+    z = op_facts.absorbing_of(op.operation.name, dtype) if dtype is not None else None
+    if z is None:
+        return None
+    for v in op.operands:
+        splat = splat_of(v)
+        if splat is not None and same_bits(splat, z) and v.type == op.results[0].type:
+            return [v]
+    return None
+
+
+@pattern(*_IDEMPOTENT)
+def idempotent_operands(op):
+    """op(x, x) -> x for idempotent ops (max, min, and, or)."""
+    lhs, rhs = op.operands
+    return [lhs] if lhs == rhs else None
+
+
+@pattern(*_COMMUTATIVE)
+def constant_to_right(op):
+    """op(c, x) -> op(x, c) for commutative op, c a constant and x not (canonical form)."""
+    lhs, rhs = op.operands
+    if not _is_constant_like(lhs) or _is_constant_like(rhs):
+        return None
+    return [elementwise.binary(op_facts.facts_of(op.operation.name).builder_name, rhs, lhs)]
+
+
+# --- negation ---------------------------------------------------------------------------
+@pattern(*op_facts.INVOLUTIONS)
+def involution(op):
+    """f(f(x)) -> x for involutions f: negate, not (op_facts.INVOLUTIONS)."""
+    inner = producer(op.operands[0], op.operation.name)
+    return [inner.operands[0]] if inner is not None else None
+
+
+@pattern("stablehlo.subtract")
+def subtract_negate(op):
+    """x - (-y) -> x + y (IEEE defines x - y as x + (-y), so exact for floats too)."""
+    lhs, rhs = op.operands
+    inner = producer(rhs, "stablehlo.negate")
+    return [elementwise.binary("Add", lhs, inner.operands[0])] if inner is not None else None
+
+
+@pattern("stablehlo.add")
+def add_negate(op):
+    """x + (-y) -> x - y and (-x) + y -> y - x."""
+    lhs, rhs = op.operands
+    for a, b in ((lhs, rhs), (rhs, lhs)):
+        inner = producer(b, "stablehlo.negate")
+        if inner is not None:
+            return [elementwise.binary("Sub", a, inner.operands[0])]
+    return None
+
+
+@pattern("stablehlo.subtract")
+def subtract_from_zero(op):
+    """0 - x -> -x for integers; (-0.0) - x -> -x for floats (+0.0 - +0.0 is +0.0, not -0.0)."""
+    lhs, x = op.operands
+    splat = splat_of(lhs)
+    dtype = element_dtype(x)
+    zero = op_facts.identity_of("stablehlo.add", dtype) if dtype is not None else None
+    if splat is None or zero is None or not same_bits(splat, zero) or dtype == np.bool_:
+        return None
+    return [elementwise.unary("Neg", x)]
+
+
+@pattern("stablehlo.multiply")
+def multiply_by_minus_one(op):
+    """x * -1 -> -x and -1 * x -> -x for signed integers and floats (exact; INT_MIN wraps alike)."""
+    dtype = element_dtype(op.results[0])
+    if dtype is None or _type_class(op.results[0]) not in ("int", "float") or dtype.kind == "u":
+        return None
+    minus_one = np.array(-1).astype(dtype)
+    for c, x in (op.operands[1], op.operands[0]), (op.operands[0], op.operands[1]):
+        splat = splat_of(c)
+        if splat is not None and same_bits(splat, minus_one):
+            return [elementwise.unary("Neg", x)]
+    return None
+
+
+# --- same operand twice --------------------------------------------------------------------
+@pattern("stablehlo.subtract")
+def subtract_self(op):
+    """x - x -> 0 for integers only (for floats inf - inf and NaN - NaN are NaN)."""
+    lhs, rhs = op.operands
+    if lhs != rhs or _type_class(lhs) != "int":
+        return None
+    return [_splat_constant(np.array(0), op.results[0])]
+
+
+@pattern("stablehlo.xor")
+def xor_self(op):
+    """x ^ x -> 0 (false for PRED)."""
+    lhs, rhs = op.operands
+    if lhs != rhs:
+        return None
+    return [_splat_constant(np.array(0), op.results[0])]
+
+
+_DIRECTION = re.compile(r"comparison_direction\s+(\w+)")
+_COMPARE_TYPE = re.compile(r"comparison_type\s+(\w+)")
+_REFLEXIVE = {"EQ": True, "GE": True, "LE": True, "NE": False, "GT": False, "LT": False}
+
+
+@pattern("stablehlo.compare")
+def compare_self(op):
+    """compare(x, x, EQ|GE|LE) -> true, (NE|GT|LT) -> false: integers, PRED, or TOTALORDER
+    floats (a float x == x is false for NaN under the default FLOAT comparison)."""
+    lhs, rhs = op.operands
+    if lhs != rhs:
+        return None
+    m = _DIRECTION.search(str(op.attributes["comparison_direction"]))
+    ctype = (
+        _COMPARE_TYPE.search(str(op.attributes["compare_type"])) if "compare_type" in op.attributes else None
+    )
+    exact_types = _type_class(lhs) in ("int", "pred")
+    total_order = ctype is not None and ctype.group(1) == "TOTALORDER"
+    if m is None or not (exact_types or total_order):
+        return None
+    return [_splat_constant(np.array(_REFLEXIVE[m.group(1)]), op.results[0])]
+
+
+# --- select ------------------------------------------------------------------------------
+@pattern("stablehlo.select")
+def select_same_branches(op):
+    """select(p, x, x) -> x."""
+    _, on_true, on_false = op.operands
+    return [on_true] if on_true == on_false else None
+
+
+@pattern("stablehlo.select")
+def select_constant_predicate(op):
+    """select(true, a, b) -> a; select(false, a, b) -> b (a splat predicate)."""
+    pred, on_true, on_false = op.operands
+    splat = splat_of(pred)
+    if splat is None:
+        return None
+    return [on_true if bool(splat) else on_false]
+
+
+# --- shape ops ---------------------------------------------------------------------------
+# Ops that are the identity whenever the result type equals the operand type: a convert to
+# the same type, a reshape to the same shape, a slice as large as its operand (it must
+# start at 0 and take every element).
+_NOOP_WHEN_SAME_TYPE = ("stablehlo.convert", "stablehlo.reshape", "stablehlo.slice")
+
+
+@pattern(*_NOOP_WHEN_SAME_TYPE)
+def same_type_noop(op):
+    """op(x : T) : T -> x for convert, reshape and slice."""
+    x = op.operands[0]
+    return [x] if x.type == op.results[0].type else None
+
+
+@pattern("stablehlo.reshape")
+def reshape_of_reshape(op):
+    """reshape(reshape(x)) -> reshape(x) (row-major order is kept by both)."""
+    from dialect_ops import shape_ops
+
+    inner = producer(op.operands[0], "stablehlo.reshape")
+    if inner is None:
+        return None
+    return [shape_ops.reshape(inner.operands[0], list(ir.RankedTensorType(op.results[0].type).shape))]
+
+
+@pattern("stablehlo.transpose")
+def identity_transpose(op):
+    """transpose(x, [0, 1, ..., n-1]) -> x."""
+    perm = i64_array_attr(op, "permutation")
+    return [op.operands[0]] if perm == list(range(len(perm))) else None
+
+
+@pattern("stablehlo.transpose")
+def transpose_of_transpose(op):
+    """transpose(transpose(x, p), q) -> transpose(x, [p[q[i]] for i]) (result dim i is x's p[q[i]])."""
+    from dialect_ops import shape_ops
+
+    inner = producer(op.operands[0], "stablehlo.transpose")
+    if inner is None:
+        return None
+    p, q = i64_array_attr(inner, "permutation"), i64_array_attr(op, "permutation")
+    return [shape_ops.transpose(inner.operands[0], [p[i] for i in q])]
+
+
+@pattern("stablehlo.broadcast_in_dim")
+def identity_broadcast(op):
+    """broadcast_in_dim(x : T, dims = [0, ..., n-1]) : T -> x."""
+    x = op.operands[0]
+    dims = i64_array_attr(op, "broadcast_dimensions")
+    return [x] if x.type == op.results[0].type and dims == list(range(len(dims))) else None
+
+
+@pattern("stablehlo.broadcast_in_dim")
+def broadcast_of_broadcast(op):
+    """broadcast_in_dim(broadcast_in_dim(x, d1), d2) -> broadcast_in_dim(x, [d2[d1[i]] for i])."""
+    from dialect_ops import shape_ops
+
+    inner = producer(op.operands[0], "stablehlo.broadcast_in_dim")
+    if inner is None:
+        return None
+    d1, d2 = i64_array_attr(inner, "broadcast_dimensions"), i64_array_attr(op, "broadcast_dimensions")
+    out = list(ir.RankedTensorType(op.results[0].type).shape)
+    return [shape_ops.broadcast_in_dim(inner.operands[0], out, [d2[d] for d in d1])]
+
+
+@pattern("stablehlo.concatenate")
+def concatenate_single(op):
+    """concatenate(x) -> x."""
+    operands = list(op.operands)
+    return [operands[0]] if len(operands) == 1 and operands[0].type == op.results[0].type else None
+
+
+PATTERNS = (
+    identity_operand,
+    absorbing_operand,
+    idempotent_operands,
+    constant_to_right,
+    involution,
+    subtract_negate,
+    add_negate,
+    subtract_from_zero,
+    multiply_by_minus_one,
+    subtract_self,
+    xor_self,
+    compare_self,
+    select_same_branches,
+    select_constant_predicate,
+    same_type_noop,
+    reshape_of_reshape,
+    identity_transpose,
+    transpose_of_transpose,
+    identity_broadcast,
+    broadcast_of_broadcast,
+    concatenate_single,
+)
+
+
+@register
+class AlgebraicSimplifier(PatternPass):
+    """Algebraic simplification: identities, absorbing elements, negations, no-op shape ops."""
+
+    name = "algsimp"
+    patterns = PATTERNS

@@ -1,0 +1,74 @@
+"""Registry invariants (STYLE.md point 6): every pass has a summary, a lit file and name == key."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from hlo_mlir.errors import InvalidArgumentError
+from pipelines import registry
+from pipelines.pass_base import Pass
+
+LIT_PASSES = os.path.join(os.path.dirname(__file__), "..", "..", "lit", "passes")
+PASSES = registry.all_passes()
+
+
+def test_core_passes_are_registered():
+    assert {"algsimp", "constant-folding", "cse", "dce", "inline", "canonicalize"} <= set(PASSES)
+
+
+@pytest.mark.parametrize("name", sorted(PASSES))
+def test_pass_is_well_formed(name):
+    cls = PASSES[name]
+    assert cls.name == name
+    assert re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", name)
+    summary = cls.summary()
+    assert summary and summary.endswith(".") and len(summary) <= 100, summary
+    for opt in cls.options():
+        assert re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", opt.name)
+        assert isinstance(opt.default, opt.type), (opt.name, opt.default, opt.type)
+    cls()  # constructible with defaults
+
+
+@pytest.mark.parametrize("name", sorted(PASSES))
+def test_pass_has_lit_file(name):
+    path = os.path.join(LIT_PASSES, f"{name}.mlir")
+    assert os.path.exists(path), f"pass '{name}' needs a lit test at lit/passes/{name}.mlir"
+    text = open(path, encoding="utf-8").read()
+    assert re.search(rf"RUN: %hlo-opt %s -p \"?{re.escape(name)}", text), "RUN line must run the pass by name"
+    assert "// Check that" in text and "CHECK-LABEL" in text
+
+
+def test_unknown_name_lists_valid_names():
+    with pytest.raises(InvalidArgumentError) as e:
+        registry.get("algsimpp")
+    assert "unknown pass 'algsimpp'; valid passes: " in str(e.value)
+    for name in PASSES:
+        assert name in str(e.value)
+
+
+def test_register_rejects_bad_passes():
+    class NoDoc(Pass):
+        name = "test-no-doc"
+
+    class BadName(Pass):
+        """A pass with a bad name."""
+
+        name = "Bad_Name"
+
+    class Duplicate(Pass):
+        """Claims algsimp's name."""
+
+        name = "algsimp"
+
+    with pytest.raises(InvalidArgumentError, match="docstring summary on pass 'test-no-doc'"):
+        registry.register(NoDoc)
+    with pytest.raises(InvalidArgumentError, match="kebab-case pass name; got 'Bad_Name'"):
+        registry.register(BadName)
+    with pytest.raises(InvalidArgumentError, match="unique pass names; 'algsimp' is already"):
+        registry.register(Duplicate)
+    with pytest.raises(InvalidArgumentError, match="requires a Pass subclass"):
+        registry.register(int)
+    assert registry.get("algsimp") is not Duplicate
