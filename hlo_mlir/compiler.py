@@ -10,6 +10,9 @@ and compiles with per-target default flags chosen by measurement.
 from __future__ import annotations
 
 import ctypes
+import functools
+import os
+import subprocess
 from typing import Sequence
 
 from iree.compiler import ir
@@ -24,10 +27,25 @@ __all__ = ["compile", "TARGETS", "target_flags", "as_module"]
 # Flags every target gets: keep f64 as f64 (IREE demotes it by default).
 _COMMON = ["--iree-input-demote-f64-to-f32=false"]
 
-# Default flags per target. llvm-cpu: O3 + data tiling + ukernels was the best general
-# combination measured against XLA CPU on these machines (ARCHITECTURE.md, performance
-# facts); host CPU features are worth 3-14x; reassociating fp reductions keeps large
-# f32 sums accurate (a sequential sum saturates at 2^24).
+# Default flags per target.
+#
+# llvm-cpu: O3 + data tiling + ukernels was the best general combination measured
+# against XLA CPU on these machines (ARCHITECTURE.md, performance facts); host CPU
+# features are worth 3-14x; reassociating fp reductions keeps large f32 sums accurate
+# (a sequential sum saturates at 2^24). Re-measured with benchmarks/flag_choice.py on
+# the 2-core CI machine (median us per call through runtime.load(...).main, local-task;
+# the machine was shared, so ratios moved +-30% between runs):
+#     workload                 these flags   IREE defaults
+#     matmul f32 1024x1024        124 ms        362 ms     (2.9x, stable across runs)
+#     matmul f32 512x512         13-19 ms      14-26 ms    (0.8x-1.4x: noise)
+#     MLP 32x256-512-512-10      1.6-2.9 ms    1.7-2.4 ms  (0.8x-1.0x: noise)
+#     tiny add f32[4]             55-77 us      72-105 us  (dispatch-bound)
+#
+# vulkan-spirv: ``--iree-vulkan-target`` names the SPIR-V capabilities to assume. The
+# default is Mesa's software device ``llvmpipe`` (what CI has); on a real GPU pass its
+# architecture, e.g. ``--iree-vulkan-target=ampere`` or ``=rdna3``. ``host`` (IREE's own
+# default) and every unknown name crash the pinned compiler (SIGSEGV), see
+# ``_check_device_target``.
 TARGETS: dict[str, list[str]] = {
     "llvm-cpu": [
         "--iree-hal-target-device=local",
@@ -40,7 +58,7 @@ TARGETS: dict[str, list[str]] = {
     ],
     "vulkan-spirv": [
         "--iree-hal-target-device=vulkan",
-        "--iree-vulkan-target=host",
+        "--iree-vulkan-target=llvmpipe",
     ],
     "cuda": [
         "--iree-hal-target-device=cuda",
@@ -50,13 +68,35 @@ TARGETS: dict[str, list[str]] = {
     ],
 }
 
-# Values of IREE flags that crash or break the pinned compiler, mapped to working ones.
-_CUDA_TARGET_MAP = {"sm_90": "sm_80", "sm_90a": "sm_80", "sm_100": "sm_80", "hopper": "sm_80",
-                    "h100": "sm_80", "h200": "sm_80"}
+# Device-target flag values that crash or break the pinned compiler, mapped to the
+# nearest value that compiles (H100/H200-class requests get Ampere code).
+_TARGET_VALUE_MAP: dict[str, dict[str, str]] = {
+    "--iree-cuda-target": {"sm_90": "sm_80", "sm_90a": "sm_80", "sm_100": "sm_80", "sm_100a": "sm_80",
+                           "hopper": "sm_80", "h100": "sm_80", "h200": "sm_80", "blackwell": "sm_80"},
+    "--iree-vulkan-target": {"sm_90": "ampere", "sm_90a": "ampere", "sm_100": "ampere",
+                             "hopper": "ampere", "h100": "ampere", "h200": "ampere"},
+}
+
+# Values verified to compile with the pinned IREE (any other value is probed once, in a
+# child process, because an unknown one kills the compiler instead of failing).
+_KNOWN_TARGET_VALUES: dict[str, frozenset[str]] = {
+    "--iree-cuda-target": frozenset({"sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "ampere", "a100",
+                                     "rtx4090"}),
+    "--iree-vulkan-target": frozenset({
+        "llvmpipe", "sm_80", "sm_86", "sm_89", "ampere", "turing", "volta", "pascal", "a100", "rtx4090",
+        "rtx3090", "gfx942", "gfx1100", "rdna2", "rdna3", "cdna3", "mi300x", "rx7900xtx", "valhall",
+        "valhall4", "mali-g715", "adreno", "adreno-740", "vp_android_baseline_2022"}),
+}
+_TARGET_FLAG_DEVICE = {"--iree-cuda-target": "cuda", "--iree-vulkan-target": "vulkan"}
 
 
 def target_flags(target: str, extra_flags: Sequence[str] = ()) -> list[str]:
-    """The full IREE flag list for ``target`` plus ``extra_flags`` (later flags win)."""
+    """The full IREE flag list for ``target`` plus ``extra_flags`` (later flags win).
+
+    Device-target values known to crash the pinned compiler are mapped to working
+    ones (``--iree-cuda-target=sm_90`` becomes ``sm_80``); unknown values are checked
+    in a child process and rejected with a CompileError instead of a crash.
+    """
     if target not in TARGETS:
         raise CompileError(f"compile requires a target in {sorted(TARGETS)}; got {target!r}.", target)
     flags = TARGETS[target] + _COMMON
@@ -65,10 +105,54 @@ def target_flags(target: str, extra_flags: Sequence[str] = ()) -> list[str]:
             raise CompileError(f"compile requires flags of the form --name[=value]; got {flag!r}.",
                                target, list(extra_flags))
         name, _, value = flag.partition("=")
-        if name == "--iree-cuda-target" and value in _CUDA_TARGET_MAP:
-            flag = f"{name}={_CUDA_TARGET_MAP[value]}"  # never pass a crashing value
+        if value in _TARGET_VALUE_MAP.get(name, {}):
+            flag = f"{name}={_TARGET_VALUE_MAP[name][value]}"  # never pass a crashing value
         flags = [f for f in flags if f.partition("=")[0] != name] + [flag]
+    for flag in flags:
+        name, _, value = flag.partition("=")
+        if name in _TARGET_FLAG_DEVICE:
+            _check_device_target(name, value, target, flags)
     return flags
+
+
+_PROBE_MODULE = """func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.add %a, %a : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}"""
+
+
+def _check_device_target(name: str, value: str, target: str, flags: list[str]) -> None:
+    """Raises CompileError unless ``name=value`` compiles a trivial module."""
+    if value in _KNOWN_TARGET_VALUES[name]:
+        return
+    error = _probe_device_target(name, value)
+    if error:
+        known = ", ".join(sorted(_KNOWN_TARGET_VALUES[name]))
+        raise CompileError(f"{name}={value} is not a target the pinned IREE can compile for ({error}); "
+                           f"known to work: {known}.", target, flags)
+
+
+@functools.cache
+def _probe_device_target(name: str, value: str) -> str:
+    """Compiles a trivial module with ``name=value`` in a child process ("" if it works).
+
+    Unknown target names make the pinned compiler dereference a null target (SIGSEGV),
+    which in process would kill the caller.
+    """
+    from iree.compiler.tools import binaries
+
+    cmd = [binaries.find_tool("iree-compile"), "-", "--iree-input-type=stablehlo", "-o", os.devnull,
+           f"--iree-hal-target-device={_TARGET_FLAG_DEVICE[name]}", f"{name}={value}"]
+    try:
+        proc = subprocess.run(cmd, input=_PROBE_MODULE.encode(), capture_output=True, timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"the probe compile failed to run: {e}"
+    if proc.returncode < 0:
+        return f"the compiler crashed with signal {-proc.returncode}"
+    if proc.returncode:
+        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        return lines[0] if lines else f"exit status {proc.returncode}"
+    return ""
 
 
 def as_module(source) -> ir.Module:
@@ -81,6 +165,7 @@ def as_module(source) -> ir.Module:
     elif hasattr(source, "module") and isinstance(getattr(source, "module"), ir.Module):
         source = source.module  # HloModule
     if isinstance(source, ir.Module):
+        _verify(source)  # an invalid module would fail to parse back without its diagnostics
         with ctx:
             return ir.Module.parse(_bytecode(source), context=ctx)
     if isinstance(source, (str, bytes, bytearray, memoryview)):
@@ -161,7 +246,10 @@ def _verify(module: ir.Module) -> None:
             ok = module.operation.verify()
         except ir.MLIRError as e:
             ok = False
-            diags.messages.append(str(e))
+            diags.messages.extend(f"{_context.location_text(d.location) or d.location}: {d.message}"
+                                  for d in e.error_diagnostics)
+            if not diags.messages:
+                diags.messages.append(str(e))
     if not ok:
         raise VerificationError("module failed verification before compile:\n  " + "\n  ".join(diags.messages),
                                 diags.messages)

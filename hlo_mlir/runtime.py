@@ -26,10 +26,22 @@ from hlo_mlir.shape import Shape
 
 __all__ = ["load", "LoadedModule", "Function", "DRIVERS"]
 
-# Runtime drivers by name. local-sync runs dispatches on the calling thread (~8 us per
-# call for tiny programs); local-task uses a thread pool (faster for large programs,
-# ~100 us dispatch cost).
+# Runtime drivers by name. local-sync runs dispatches on the calling thread; local-task
+# uses a thread pool.
 DRIVERS = ("local-sync", "local-task", "vulkan", "cuda")
+
+# The default driver, chosen by measurement (benchmarks/flag_choice.py and a per-size
+# sweep, 2-core CI machine shared with other jobs; median us per call):
+#   raw IREE call of a tiny add (no numpy conversion)   local-sync 10-13   local-task 30-70
+#   through Function.__call__ (args copied, result read) local-sync 55-130  local-task 55-80
+#   elementwise f32[16K .. 1M]                           equal within noise; local-task 1.0-1.2x
+#   matmul f32 64 / 128 / 256 / 1024                     local-task 1.5x / 1.5x / 1.6x / 1.1x
+#   MLP 32x256-512-512-10                                local-task 1.3-1.6x
+# The Python side of a call (argument checks and copies, result read-back) costs more
+# than local-sync saves on dispatch, and local-task wins on every larger program (more
+# so with more cores), so local-task stays the default. Pick local-sync for many calls
+# of tiny programs or dispatch-bound loops (ARCHITECTURE.md: a 1000-step while loop
+# takes ~2.7 ms on local-sync, ~15 ms on local-task).
 DEFAULT_DRIVER = "local-task"
 
 
@@ -183,7 +195,10 @@ class LoadedModule:
             self._vm_module = _rt.VmModule.copy_buffer(self._context.instance, vmfb)
             self._context.add_vm_module(self._vm_module)
         except (RuntimeError, ValueError) as e:
-            raise RuntimeCallError(f"could not load the vmfb on driver {driver!r}: {e}") from None
+            hint = ""
+            if "INCOMPATIBLE" in str(e):
+                hint = f" (the vmfb was compiled for a target that driver {driver!r} cannot run)"
+            raise RuntimeCallError(f"could not load the vmfb on driver {driver!r}{hint}: {e}") from None
         self.functions: dict[str, Function] = {}
         module_name = self._vm_module.name
         bound = self._context.modules[module_name]
@@ -212,7 +227,46 @@ class LoadedModule:
     def _to_host(self, value) -> np.ndarray:
         if isinstance(value, np.ndarray):
             return value
-        return np.array(value.to_host(), copy=True)
+        buffer_view = value._buffer_view
+        if _is_mappable(buffer_view.get_buffer()):
+            return np.array(value.to_host(), copy=True)
+        return _read_back(self._config.device, buffer_view, value.dtype)
+
+
+_HOST_VISIBLE = int(_rt.MemoryType.HOST_VISIBLE)
+_MAPPING_SCOPED = int(_rt.BufferUsage.MAPPING_SCOPED)
+
+
+def _is_mappable(buffer) -> bool:
+    """Whether the host can map ``buffer`` directly (true on the local drivers)."""
+    return (int(buffer.memory_type()) & _HOST_VISIBLE == _HOST_VISIBLE
+            and int(buffer.allowed_usage()) & _MAPPING_SCOPED == _MAPPING_SCOPED)
+
+
+def _read_back(device, buffer_view, dtype: np.dtype) -> np.ndarray:
+    """Copies a device-local result to the host through a staging buffer.
+
+    ``DeviceArray.to_host()`` imports a numpy allocation as the copy target, which
+    Mesa's llvmpipe rejects (its minImportedHostPointerAlignment is 4096 and numpy
+    does not align that far). A host-local, device-visible staging buffer that the
+    device copies into and the host then maps works on every Vulkan driver.
+    """
+    shape = list(buffer_view.shape)
+    raw_dtype = _rt.HalElementType.map_to_dtype(buffer_view.element_type)
+    source = buffer_view.get_buffer()
+    size = source.byte_length()
+    if size == 0:
+        return np.zeros(shape, dtype=dtype)
+    staging = device.allocator.allocate_buffer(
+        memory_type=int(_rt.MemoryType.HOST_LOCAL | _rt.MemoryType.DEVICE_VISIBLE),
+        allowed_usage=int(_rt.BufferUsage.TRANSFER_TARGET | _rt.BufferUsage.MAPPING_SCOPED),
+        allocation_size=size)
+    semaphore = device.create_semaphore(0)
+    device.queue_copy(source, staging, wait_semaphores=_rt.HalFence.create_at(semaphore, 0),
+                      signal_semaphores=_rt.HalFence.create_at(semaphore, 1))
+    _rt.HalFence.create_at(semaphore, 1).wait()
+    host = np.array(staging.map().asarray(shape, raw_dtype), copy=True)
+    return host if host.dtype == dtype else host.astype(dtype)
 
 
 def load(vmfb, driver: str = DEFAULT_DRIVER) -> LoadedModule:

@@ -248,11 +248,18 @@ class _ShapeParser:
         if tok == "token[]":
             return Shape.token_shape()
         name, dims_text = tok[:-1].split("[")
+        try:
+            element_type = PrimitiveType(name)  # XLA's names only, not numpy's ("float")
+        except ValueError:
+            raise InvalidArgumentError(f"Shape.parse: unknown element type {name!r} in {self.text!r}.") from None
         dims, dyn = [], []
         for d in filter(None, (x.strip() for x in dims_text.split(","))):
             dyn.append(d.startswith("<="))
-            dims.append(int(d[2:] if d.startswith("<=") else d))
-        return Shape.array_shape(_types.from_dtype(name), dims, dyn)
+            size = d[2:] if d.startswith("<=") else d
+            if not size.isdigit():
+                raise InvalidArgumentError(f"Shape.parse: bad dimension {d!r} in {self.text!r}.")
+            dims.append(int(size))
+        return Shape.array_shape(element_type, dims, dyn)
 
 
 @dataclass(frozen=True)

@@ -15,22 +15,9 @@ import re
 import sys
 from dataclasses import dataclass, field
 
-__all__ = [
-    "main",
-    "parse_args",
-    "EXIT_OK",
-    "EXIT_PASS_FAILURE",
-    "EXIT_USAGE",
-    "EXIT_PARSE_ERROR",
-    "EXIT_VERIFICATION_ERROR",
-]
+from hlo_mlir.tools import ExitCode
 
-EXIT_OK = 0
-EXIT_PASS_FAILURE = 1  # a pass failed, or --verify-semantics found changed results
-EXIT_USAGE = 2  # bad command line or pipeline spec (unknown pass, bad option)
-EXIT_PARSE_ERROR = 3  # the input is not valid MLIR syntax, or cannot be read
-EXIT_VERIFICATION_ERROR = 4  # the input, or a pass's output, fails MLIR verification;
-#                              also: --verify-diagnostics expectations not met
+__all__ = ["main", "parse_args"]
 
 _EPILOG = """\
 pipeline spec: comma-separated pass names with options in braces, presets (O0, O1, O2)
@@ -151,7 +138,7 @@ class _Diagnostic:
 
 @dataclass
 class _ChunkResult:
-    code: int = EXIT_OK
+    code: int = ExitCode.OK
     output: str = ""
     diagnostics: list[_Diagnostic] = field(default_factory=list)
 
@@ -172,9 +159,9 @@ def _located(filename: str, severity: str, raw: str) -> _Diagnostic:
 def _parse_error_code(messages: list[str]) -> int:
     # The parser also verifies: op verifier messages read "'<op>' op ...".
     return (
-        EXIT_VERIFICATION_ERROR
+        ExitCode.VERIFY
         if messages and all(re.search(r": '[\w.]+' op ", m) for m in messages)
-        else EXIT_PARSE_ERROR
+        else ExitCode.INPUT
     )
 
 
@@ -218,11 +205,11 @@ def _process_chunk(text: str, filename: str, args) -> _ChunkResult:
                 _located(filename, "error", head)
             ]
             result.diagnostics.insert(0, _Diagnostic("error", None, f"{filename}: error: {head}", head))
-            result.code = EXIT_VERIFICATION_ERROR
+            result.code = ExitCode.VERIFY
             return result
         except HloMlirError as e:
             result.diagnostics = [_located(filename, "error", str(e))]
-            result.code = EXIT_PASS_FAILURE
+            result.code = ExitCode.FAILURE
             return result
         result.output = module.operation.get_asm(enable_debug_info=args.mlir_print_debuginfo)
     return result
@@ -318,12 +305,12 @@ def main(argv: list[str] | None = None) -> int:
         args = parse_args(argv)
     except _UsageError as e:
         print(f"hlo-opt: error: {e}", file=sys.stderr)
-        return EXIT_USAGE
+        return ExitCode.USAGE
     except SystemExit as e:  # --help
         return int(e.code or 0)
     if args.list_passes:
         sys.stdout.write(list_passes())
-        return EXIT_OK
+        return ExitCode.OK
     from hlo_mlir.errors import InvalidArgumentError
     from pipelines.pipeline import parse_pipeline
 
@@ -332,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
             parse_pipeline(args.passes)
         except InvalidArgumentError as e:
             print(f"hlo-opt: error: {e}", file=sys.stderr)
-            return EXIT_USAGE
+            return ExitCode.USAGE
     if args.pass_pipeline:
         from iree.compiler import passmanager
 
@@ -343,35 +330,35 @@ def main(argv: list[str] | None = None) -> int:
                 passmanager.PassManager.parse(args.pass_pipeline)
         except ValueError as e:
             print(f"hlo-opt: error: invalid --pass-pipeline: {e}", file=sys.stderr)
-            return EXIT_USAGE
+            return ExitCode.USAGE
     filename = "<stdin>" if args.input == "-" else args.input
     try:
         text = sys.stdin.read() if args.input == "-" else open(args.input, encoding="utf-8").read()
     except OSError as e:
         print(f"hlo-opt: error: cannot read {filename}: {e.strerror}", file=sys.stderr)
-        return EXIT_PARSE_ERROR
+        return ExitCode.INPUT
 
-    outputs, code = [], EXIT_OK
+    outputs, code = [], ExitCode.OK
     for chunk, line_offset in _split(text, args.split_input_file):
         padded = "\n" * line_offset + chunk
         try:
             result = _process_chunk(padded, filename, args)
         except _RawPipelineError as e:
             print(f"hlo-opt: error: {e}", file=sys.stderr)
-            return EXIT_USAGE
+            return ExitCode.USAGE
         if args.verify_diagnostics:
             problems = _check_diagnostics(chunk, result, filename, line_offset)
             for p in problems:
                 print(p, file=sys.stderr)
             if problems:
-                code = code or EXIT_VERIFICATION_ERROR
+                code = code or ExitCode.VERIFY
         else:
             for d in result.diagnostics:
                 print(d.text, file=sys.stderr)
             code = code or result.code
-        if result.code == EXIT_OK:
+        if result.code == ExitCode.OK:
             outputs.append(result.output)
-    if code != EXIT_OK:
+    if code != ExitCode.OK:
         return code
     data = "// -----\n".join(outputs)
     if args.output == "-":
@@ -382,8 +369,8 @@ def main(argv: list[str] | None = None) -> int:
                 f.write(data)
         except OSError as e:
             print(f"hlo-opt: error: cannot write {args.output}: {e.strerror}", file=sys.stderr)
-            return EXIT_USAGE
-    return EXIT_OK
+            return ExitCode.USAGE
+    return ExitCode.OK
 
 
 if __name__ == "__main__":

@@ -1,0 +1,65 @@
+"""Comparator regions shared by the sort expanders (stable-sort-expander, sort-network-expander).
+
+A Sort comparator ``c(lhs_0, rhs_0, ..., lhs_{N-1}, rhs_{N-1})`` is a strict weak order:
+elements it calls equal (``!c(a, b) && !c(b, a)``) may come out in any order. Extending
+it with each element's original position ``i``::
+
+    less((a, i), (b, j)) = c(a, b) || (!c(b, a) && i < j)
+
+gives a strict total order whose sorted order is the stable sort by ``c``, whatever
+algorithm sorts by it.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from iree.compiler import ir
+
+from dialect_ops import _emit
+from dialect_ops.elementwise import binary, compare, unary
+
+__all__ = ["clone_body", "write_tie_break_comparator", "comparator_block", "sort_dimension"]
+
+
+def comparator_block(sort_op) -> ir.Block:
+    return sort_op.regions[0].blocks[0]
+
+
+def sort_dimension(sort_op) -> int:
+    """The sort's ``dimension`` attribute, made non-negative."""
+    rank = len(_emit.shape_of(sort_op.operands[0]).dimensions)
+    return ir.IntegerAttr(sort_op.attributes["dimension"]).value % rank
+
+
+def clone_body(source: ir.Block, args: Sequence[ir.Value]) -> list[ir.Value]:
+    """Clones ``source``'s ops (not its terminator) at the current insertion point, with
+    ``args`` in place of its block arguments; returns the clones of the values its
+    terminator returns. ``source`` is left unchanged, so it can be cloned again."""
+    mapping = {arg: value for arg, value in zip(source.arguments, args)}
+    ops = list(source.operations)
+
+    def remap(op):
+        for i, operand in enumerate(op.operands):
+            if operand in mapping:
+                op.operands[i] = mapping[operand]
+        return ir.WalkResult.ADVANCE
+
+    for op in ops[:-1]:
+        clone = op.operation.clone()
+        clone.walk(remap)  # nested regions may use the block arguments too
+        mapping.update(zip(op.results, clone.results))
+    return [mapping.get(v, v) for v in ops[-1].operands]
+
+
+def write_tie_break_comparator(block: ir.Block, comparator: ir.Block) -> None:
+    """Fills ``block``, whose arguments are ``comparator``'s (lhs, rhs) pairs followed by one
+    (lhs, rhs) pair of positions, with ``c(a, b) || (!c(b, a) && i < j)``."""
+    args = list(block.arguments)
+    pairs, (i, j) = args[:-2], args[-2:]
+    swapped = [pairs[k ^ 1] for k in range(len(pairs))]
+    with ir.InsertionPoint(block):
+        (before,) = clone_body(comparator, pairs)
+        (after,) = clone_body(comparator, swapped)
+        tie = binary("And", unary("Not", after), compare(i, j, "LT"))
+        _emit.region_return([binary("Or", before, tie)])

@@ -1,0 +1,58 @@
+"""stable-sort-expander: a stable ``stablehlo.sort`` as an unstable sort by a total order.
+
+The pinned IREE ignores ``is_stable`` (ARCHITECTURE.md, defects): elements the comparator
+calls equal come out in any order. Carrying each element's position along the sort
+dimension and breaking ties by it gives the stable order from any sort::
+
+    %r:N = "stablehlo.sort"(%x_0, ..., %x_{N-1}) ({c}) {dimension = d, is_stable = true}
+
+becomes::
+
+    %i = stablehlo.iota dim = d                       // s32, s64 for dimensions >= 2^31
+    %s:N+1 = "stablehlo.sort"(%x_0, ..., %x_{N-1}, %i) ({
+      c(a, b) || (!c(b, a) && i_a < i_b)
+    }) {dimension = d, is_stable = false}
+    // %r#k -> %s#k; the position result is dropped
+
+Conditions: ``is_stable = true`` and more than one element along ``d``. Run before
+IREE (``legalizes_for_iree``); ``sort-network-expander`` makes large sorts stable
+itself, so running it first leaves this pass less to do.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from iree.compiler import ir
+
+from dialect_ops import _emit
+from dialect_ops.shape_ops import iota
+from dialect_ops.sorting import index_type_for, sort
+from pipelines.expanders._sort_regions import comparator_block, sort_dimension, write_tie_break_comparator
+from pipelines.pass_base import ExpanderPass
+from pipelines.registry import register
+
+__all__ = ["StableSortExpander"]
+
+
+@register
+class StableSortExpander(ExpanderPass):
+    """Makes stable sorts stable on IREE: ties broken by position in an unstable sort."""
+
+    name = "stable-sort-expander"
+    legalizes_for_iree = True
+
+    def matches(self, op) -> bool:
+        if op.operation.name != "stablehlo.sort" or "is_stable" not in op.attributes:
+            return False
+        return ir.BoolAttr(op.attributes["is_stable"]).value and \
+            _emit.shape_of(op.operands[0]).dimensions[sort_dimension(op)] > 1
+
+    def expand(self, op) -> Sequence[ir.Value]:
+        operands = list(op.operands)
+        d = sort_dimension(op)
+        shape = _emit.shape_of(operands[0])
+        position = iota(shape.with_element_type(index_type_for(shape.dimensions[d])), d)
+        results = sort(operands + [position], d, False,
+                       lambda block: write_tie_break_comparator(block, comparator_block(op)))
+        return results[:-1]

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Runs every test: pytest on tests/, then lit on lit/. Exits non-zero if either fails.
+#
+# 1. Installs Mesa's software Vulkan driver (llvmpipe) with apt-get when no Vulkan driver
+#    is present, so that the @pytest.mark.vulkan tests run (as root, or through
+#    passwordless sudo; otherwise it says so and those tests are skipped).
+# 2. Creates or refreshes ./.venv (python3 -m venv; pip install -e '.[test]').
+# 3. pytest tests/ (arguments go to pytest instead: -m slow, or a file), then lit lit/ -v.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+have_vulkan() {  # a loader and at least one driver manifest (ICD)
+  compgen -G '/usr/share/vulkan/icd.d/*.json' >/dev/null || compgen -G '/etc/vulkan/icd.d/*.json' >/dev/null \
+    || return 1
+  ldconfig -p 2>/dev/null | grep 'libvulkan\.so\.1' >/dev/null  # not -q: SIGPIPE under pipefail
+}
+
+ensure_vulkan() {
+  have_vulkan && return 0
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "note: no Vulkan driver and no apt-get here; Vulkan tests will be skipped" \
+         "(install Mesa's mesa-vulkan-drivers and libvulkan1 to run them)"
+    return 0
+  fi
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true >/dev/null 2>&1; then
+      sudo="sudo -n"
+    else
+      echo "note: no Vulkan driver, and installing one needs root (no passwordless sudo);" \
+           "Vulkan tests will be skipped (run: sudo apt-get install -y mesa-vulkan-drivers libvulkan1)"
+      return 0
+    fi
+  fi
+  echo "==> installing Mesa's software Vulkan driver (apt-get install mesa-vulkan-drivers libvulkan1)"
+  export DEBIAN_FRONTEND=noninteractive
+  local pkgs=(mesa-vulkan-drivers libvulkan1)
+  if ! $sudo apt-get install -y -qq "${pkgs[@]}" >/dev/null 2>&1; then
+    $sudo apt-get update -qq >/dev/null 2>&1
+    $sudo apt-get install -y -qq "${pkgs[@]}" >/dev/null \
+      || echo "warning: apt-get could not install ${pkgs[*]}; Vulkan tests will be skipped"
+  fi
+}
+
+ensure_vulkan
+source scripts/_venv.sh
+ensure_venv '.[test]' || { echo "error: could not set up .venv" >&2; exit 1; }
+
+export OPENBLAS_THREAD_TIMEOUT=1 JAX_PLATFORMS=cpu
+export PATH="$PWD/.venv/bin:$PATH"
+
+[ "$#" -eq 0 ] && set -- tests/  # with only options (-m slow), pytest's testpaths is tests/ too
+echo "==> pytest $*"
+.venv/bin/python -m pytest --durations=15 "$@"
+pytest_rc=$?
+if [ "$pytest_rc" -eq 5 ]; then
+  echo "pytest: no tests were collected (exit 5); not a failure, lit still runs"
+  pytest_rc=0
+fi
+
+echo "==> lit lit/ -v"
+.venv/bin/lit lit/ -v
+lit_rc=$?
+
+echo "==> pytest exit status $pytest_rc, lit exit status $lit_rc"
+[ "$pytest_rc" -eq 0 ] && [ "$lit_rc" -eq 0 ]
