@@ -22,7 +22,7 @@ from iree.compiler.api import ctypes_dl as _cdl
 from hlo_mlir import context as _context
 from hlo_mlir.errors import CompileError, ParseError, VerificationError
 
-__all__ = ["compile", "TARGETS", "target_flags", "as_module"]
+__all__ = ["compile", "prepare", "full_flags", "TARGETS", "target_flags", "as_module"]
 
 # Flags every target gets: keep f64 as f64 (IREE demotes it by default).
 _COMMON = ["--iree-input-demote-f64-to-f32=false"]
@@ -220,24 +220,43 @@ _DIAG_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.POINTER(ctypes.c_ch
 _SEVERITY = {0: "note", 1: "warning", 2: "error", 3: "remark"}
 
 
-def compile(source, target: str = "llvm-cpu", *, flags: Sequence[str] = (), legalize: bool = True,
-            verify: bool = True) -> bytes:  # noqa: A001 - the natural name
+def compile(source, target: str = "llvm-cpu", *, flags: Sequence[str] = (), passes: str = "O2",
+            legalize: bool = True, verify: bool = True) -> bytes:  # noqa: A001 - the natural name
     """Compiles ``source`` for ``target`` (llvm-cpu, vulkan-spirv, cuda); returns vmfb bytes.
 
-    ``flags`` are extra IREE flags (they override the defaults of the same name).
-    Raises CompileError naming the target, the flags and IREE's diagnostics.
+    The module (a copy: ``source`` is never changed) goes through the pass pipeline
+    ``passes`` (a preset such as ``O0``/``O1``/``O2`` or a spec like ``"algsimp,cse"``),
+    then, with ``legalize``, through the ``iree-legalize`` expanders and the element-wise
+    legalizations that make IREE give XLA's answers, then IREE. ``flags`` are extra
+    IREE flags (they override the defaults of the same name). Raises CompileError
+    naming the target, the flags and IREE's diagnostics.
     """
-    all_flags = target_flags(target, flags)
+    target_flags(target, flags)  # a bad target or flag fails before any work
     module = as_module(source)
     if verify:
         _verify(module)
+    prepare(module, target, passes, legalize)
+    return _compile_bytecode(_bytecode(module), target, full_flags(module, target, flags))
+
+
+def prepare(module: ir.Module, target: str = "llvm-cpu", passes: str = "O2", legalize: bool = True) -> None:
+    """Runs, in place, what ``compile`` runs before IREE: ``passes``, the IREE
+    legalizations, and the program-shape record for the runtime."""
+    from pipelines.pipeline import run_pipeline
+
+    if passes:
+        run_pipeline(module, passes)
     if legalize:
         from pipelines import legalize as _legalize
 
+        run_pipeline(module, "iree-legalize")
         _legalize.legalize_for_iree(module, target)
     _record_program_shape(module)
-    all_flags = [f"--iree-input-type={_input_type(module)}"] + all_flags
-    return _compile_bytecode(_bytecode(module), target, all_flags)
+
+
+def full_flags(module: ir.Module, target: str, flags: Sequence[str] = ()) -> list[str]:
+    """Every IREE flag ``compile`` passes for ``module`` (the input type first)."""
+    return [f"--iree-input-type={_input_type(module)}"] + target_flags(target, flags)
 
 
 def _verify(module: ir.Module) -> None:

@@ -8,13 +8,18 @@ themselves, presets run the cleanups after them.
 - ``O1``: cheap cleanups, one sweep: algebraic simplification, CSE, DCE.
 - ``O2``: inline calls, then a fixed point of algsimp, constant folding, CSE and DCE
   (XLA's simplification loop).
+- ``iree-legalize``: the expanders that make the pinned IREE compute XLA's answers
+  (every pass with ``legalizes_for_iree = True``), in dependency order: a pass comes
+  before the passes that handle what it emits (the sort network and the
+  select-and-scatter expander emit gathers and scatters). ``hlo_mlir.compile`` runs it
+  after the optimization preset.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Preset", "PRESETS"]
+__all__ = ["Preset", "PRESETS", "IREE_LEGALIZE"]
 
 
 @dataclass(frozen=True)
@@ -23,6 +28,15 @@ class Preset:
     spec: str
     summary: str
 
+
+IREE_LEGALIZE = [
+    "top-k-expander",
+    "sort-network-expander",
+    "stable-sort-expander",
+    "sort-bf16-as-bits",
+    "select-and-scatter-expander",
+    "single-window-stride",
+]
 
 PRESETS: dict[str, Preset] = {
     p.name: p
@@ -34,5 +48,7 @@ PRESETS: dict[str, Preset] = {
             "inline,fixed-point{max-iterations=8}(algsimp,constant-folding,cse,dce)",
             "inline, then algsimp, constant folding, cse and dce to a fixed point",
         ),
+        Preset("iree-legalize", ",".join(IREE_LEGALIZE),
+               "expanders that make the pinned IREE compute XLA's answers"),
     ]
 }

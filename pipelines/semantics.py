@@ -123,7 +123,7 @@ class SemanticsChecker:
         from hlo_mlir import runtime
         from hlo_mlir.compiler import compile as compile_module
 
-        vmfb = compile_module(self.module, self.target, legalize=True)
+        vmfb = compile_module(self.module, self.target, passes="", legalize=True)
         loaded = runtime.load(vmfb, self.driver)
         return _flatten(loaded[self.function](*self.inputs))
 

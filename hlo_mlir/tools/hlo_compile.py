@@ -62,8 +62,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("input", help="a .mlir file (text or bytecode; '-': stdin) or a .py file with a builder")
     p.add_argument("-o", "--output", help="output .vmfb (default: the input's name with .vmfb)")
     p.add_argument("--target", default="llvm-cpu", choices=TARGETS, help="IREE target (default: llvm-cpu)")
-    p.add_argument("-p", "--passes", metavar="PIPELINE",
-                   help="pass pipeline or preset run before compiling, e.g. O2 or 'algsimp,cse,dce'")
+    p.add_argument("-p", "--passes", metavar="PIPELINE", default="O2",
+                   help="pass pipeline or preset run before compiling, e.g. O0, O1 or 'algsimp,cse,dce' "
+                        "(default: O2, as hlo_mlir.compile)")
     p.add_argument("-X", "--iree-flag", dest="iree_flags", action="append", default=[], metavar="FLAG",
                    help="extra IREE compiler flag, e.g. -X=--iree-opt-level=O2 (repeatable)")
     p.add_argument("--entry", default="build",
@@ -144,12 +145,11 @@ def _compile_to_file(args: argparse.Namespace) -> None:
         _run_passes(module, args.passes, args.input)
     flags = list(args.iree_flags)
     try:
-        full_flags = compiler.target_flags(args.target, flags)
+        full_flags = compiler.full_flags(module, args.target, flags)
     except CompileError as e:
         raise ToolError(str(e), ExitCode.USAGE) from None
-    full_flags = [f"--iree-input-type={compiler._input_type(module)}"] + full_flags
     try:
-        vmfb = compiler.compile(module, args.target, flags=flags)
+        vmfb = compiler.compile(module, args.target, flags=flags, passes="")
     except VerificationError as e:
         raise ToolError(_rename_source(str(e), args.input), ExitCode.VERIFY) from None
     except CompileError as e:

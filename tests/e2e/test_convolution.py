@@ -258,9 +258,6 @@ def test_single_window_strided_dimension():
     assert_close(run_xla(comp, *args), tuple(expected), 1e-5, 1e-5, "XLA on the module before legalization")
 
 
-@pytest.mark.xfail(strict=True, raises=CompileError,
-                   reason="hlo_mlir.compile does not run the legalizes_for_iree passes yet, "
-                                       "so IREE gets the strided single-window convolution it rejects")
 def test_compile_legalizes_single_window():
     b = XlaBuilder("single_window_compile")
     x = Parameter(b, 0, Shape.parse("f32[1,2,3]"))

@@ -168,8 +168,6 @@ def test_stable_sort_without_expander_is_unstable_on_iree():
     check_sort(comp, [keys, values], expected, ["stable-sort-expander"])
 
 
-@pytest.mark.xfail(strict=True, reason="hlo_mlir.compile does not yet run the legalizes_for_iree expanders; "
-                                       "IREE's sort ignores is_stable")
 def test_stable_sort_through_hlo_mlir_compile():
     keys = rng.integers(0, 3, 64).astype(np.int32)
     values = np.arange(64, dtype=np.int32)

@@ -317,9 +317,6 @@ def test_select_and_scatter_other_computations():
     check(legalized(comp), args, expected)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="hlo_mlir.compile does not run the legalizes_for_iree passes yet: IREE's own "
-                          "select_and_scatter gives the source to the LAST tied maximum")
 def test_compile_legalizes_select_and_scatter():
     b = XlaBuilder("tie_compile")
     x = Parameter(b, 0, Shape.parse("f32[6]"))

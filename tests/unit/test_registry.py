@@ -72,3 +72,12 @@ def test_register_rejects_bad_passes():
     with pytest.raises(InvalidArgumentError, match="requires a Pass subclass"):
         registry.register(int)
     assert registry.get("algsimp") is not Duplicate
+
+
+def test_iree_legalize_preset_lists_every_legalizing_pass():
+    """hlo_mlir.compile runs exactly the passes marked ``legalizes_for_iree``, each once."""
+    from pipelines.presets import IREE_LEGALIZE
+
+    marked = {name for name, cls in PASSES.items() if getattr(cls, "legalizes_for_iree", False)}
+    assert sorted(IREE_LEGALIZE) == sorted(marked)
+    assert len(set(IREE_LEGALIZE)) == len(IREE_LEGALIZE)
