@@ -16,6 +16,7 @@ __all__ = [
     "ParseError",
     "CompileError",
     "RuntimeCallError",
+    "CallArgumentError",
 ]
 
 
@@ -90,3 +91,7 @@ class CompileError(HloMlirError):
 
 class RuntimeCallError(HloMlirError, ValueError):
     """A compiled function was called with wrong arguments, or the runtime failed."""
+
+
+class CallArgumentError(RuntimeCallError):
+    """A compiled function was called with the wrong number, shapes or dtypes of arguments."""

@@ -21,7 +21,7 @@ import numpy as np
 import iree.runtime as _rt
 
 from hlo_mlir import types as _types
-from hlo_mlir.errors import RuntimeCallError, ShapeError
+from hlo_mlir.errors import CallArgumentError, RuntimeCallError, ShapeError
 from hlo_mlir.shape import Shape
 
 __all__ = ["load", "LoadedModule", "Function", "DRIVERS"]
@@ -122,7 +122,7 @@ class Function:
             return [np.array(a, copy=True) for a in args]
         params = self.signature.parameters
         if len(args) != len(params):
-            raise RuntimeCallError(
+            raise CallArgumentError(
                 f"{self.name} takes {len(params)} argument(s) {self.signature}; got {len(args)}.")
         flat: list[np.ndarray] = []
         for i, (arg, shape) in enumerate(zip(args, params)):
@@ -132,18 +132,18 @@ class Function:
     def _flatten_one(self, what: str, arg, shape: Shape, out: list) -> None:
         if shape.is_tuple:
             if not isinstance(arg, (tuple, list)) or len(arg) != len(shape.tuple_shapes):
-                raise RuntimeCallError(f"{self.name}: {what}: expected a tuple {shape}; got {_describe(arg)}.")
+                raise CallArgumentError(f"{self.name}: {what}: expected a tuple {shape}; got {_describe(arg)}.")
             for j, (a, s) in enumerate(zip(arg, shape.tuple_shapes)):
                 self._flatten_one(f"{what}[{j}]", a, s, out)
             return
         if shape.is_token:
-            raise RuntimeCallError(f"{self.name}: {what}: token parameters cannot be passed from numpy.")
+            raise CallArgumentError(f"{self.name}: {what}: token parameters cannot be passed from numpy.")
         array = np.asarray(arg)
         if array.dtype != shape.dtype or array.shape != shape.dimensions:
             if array.dtype != shape.dtype and not _safe_scalar(arg, shape):
-                raise RuntimeCallError(f"{self.name}: {what}: expected {shape}; got {_describe(arg)}.")
+                raise CallArgumentError(f"{self.name}: {what}: expected {shape}; got {_describe(arg)}.")
             if array.shape != shape.dimensions:
-                raise RuntimeCallError(f"{self.name}: {what}: expected {shape}; got {_describe(arg)}.")
+                raise CallArgumentError(f"{self.name}: {what}: expected {shape}; got {_describe(arg)}.")
         # Always a fresh, contiguous copy: the program may write into its argument buffers.
         out.append(np.array(array, dtype=shape.dtype, copy=True, order="C"))
 
@@ -153,7 +153,8 @@ class Function:
             raw = self._vm_function(*flat)
         except (RuntimeError, ValueError, TypeError) as e:
             raise RuntimeCallError(f"{self.name}: the IREE runtime failed: {e}") from None
-        values = list(raw) if isinstance(raw, (tuple, list)) else [raw]
+        # An empty result tuple comes back from the VM as None.
+        values = [] if raw is None else list(raw) if isinstance(raw, (tuple, list)) else [raw]
         outputs = [self._module._to_host(v) for v in values]
         if self.signature is None:
             return outputs[0] if len(outputs) == 1 else tuple(outputs)
@@ -189,17 +190,22 @@ class LoadedModule:
         if driver not in DRIVERS:
             raise RuntimeCallError(f"load requires a driver in {list(DRIVERS)}; got {driver!r}.")
         self.driver = driver
+        self.manifest = None  # the deployment manifest, when loaded from a path that has one
+        self.functions: dict[str, Function] = {}
         try:
-            self._config = _rt.Config(driver)
-            self._context = _rt.SystemContext(config=self._config)
-            self._vm_module = _rt.VmModule.copy_buffer(self._context.instance, vmfb)
-            self._context.add_vm_module(self._vm_module)
-        except (RuntimeError, ValueError) as e:
+            self._load(vmfb)
+        except (RuntimeError, ValueError, IndexError, UnicodeDecodeError) as e:
+            # A corrupted vmfb can fail anywhere from parsing to reading its reflection.
             hint = ""
             if "INCOMPATIBLE" in str(e):
                 hint = f" (the vmfb was compiled for a target that driver {driver!r} cannot run)"
             raise RuntimeCallError(f"could not load the vmfb on driver {driver!r}{hint}: {e}") from None
-        self.functions: dict[str, Function] = {}
+
+    def _load(self, vmfb: bytes) -> None:
+        self._config = _rt.Config(self.driver)
+        self._context = _rt.SystemContext(config=self._config)
+        self._vm_module = _rt.VmModule.copy_buffer(self._context.instance, vmfb)
+        self._context.add_vm_module(self._vm_module)
         module_name = self._vm_module.name
         bound = self._context.modules[module_name]
         for name in self._vm_module.function_names:
@@ -220,7 +226,7 @@ class LoadedModule:
             raise RuntimeCallError(f"no function {name!r}; the module has {sorted(self.functions)}.") from None
 
     def __getattr__(self, name: str) -> Function:
-        if name.startswith("_") or name in ("functions", "driver"):
+        if name.startswith("_") or name in ("functions", "driver", "manifest"):
             raise AttributeError(name)
         return self[name]
 
@@ -280,7 +286,11 @@ def load(vmfb, driver: str = DEFAULT_DRIVER) -> LoadedModule:
             raise RuntimeCallError(f"could not read vmfb {path!r}: {e.strerror}.") from None
         from hlo_mlir import artifacts
 
-        artifacts.check_manifest(path, vmfb)  # verifies the SHA-256 when a manifest exists
-    if not isinstance(vmfb, (bytes, bytearray, memoryview)):
+        manifest = artifacts.check_manifest(path, vmfb)  # verifies the SHA-256 when there is one
+    elif isinstance(vmfb, (bytes, bytearray, memoryview)):
+        manifest = None
+    else:
         raise RuntimeCallError(f"load requires vmfb bytes or a path; got {type(vmfb).__name__}.")
-    return LoadedModule(bytes(vmfb), driver)
+    module = LoadedModule(bytes(vmfb), driver)
+    module.manifest = manifest
+    return module

@@ -382,7 +382,7 @@ def _arguments(args, function) -> list:
 
 
 def _run(args) -> int:
-    from hlo_mlir.errors import RuntimeCallError
+    from hlo_mlir.errors import CallArgumentError, RuntimeCallError
 
     loaded = _load(args)
     try:
@@ -393,8 +393,8 @@ def _run(args) -> int:
     try:
         raw = function(*call_args)
     except RuntimeCallError as e:
-        # Argument checks fail before the call (input error); the runtime's own failures say so.
-        code = ExitCode.RUNTIME if "the IREE runtime failed" in str(e) else ExitCode.INPUT
+        # Argument checks fail before the call (an input error); anything else is the runtime's.
+        code = ExitCode.INPUT if isinstance(e, CallArgumentError) else ExitCode.RUNTIME
         raise ToolError(str(e), code) from None
     except Exception as e:  # noqa: BLE001 - anything else from the runtime is a runtime error
         raise ToolError(f"{args.function}: the IREE runtime failed: {type(e).__name__}: {e}",

@@ -77,9 +77,6 @@ def test_get_tuple_element_of_built_tuple():
     check(comp, [LEAVES["f32"], LEAVES["s32"]], LEAVES["s32"], rtol=0, atol=0)
 
 
-@pytest.mark.xfail(strict=True, reason="hlo_mlir.runtime: a function with no result leaves (an empty tuple) "
-                                       "gets None from the IREE VM, and Function.__call__ wraps it as [None] "
-                                       "('NoneType' object has no attribute '_buffer_view')")
 def test_empty_tuple_result():
     b = XlaBuilder("empty_tuple")
     check(b.build(Tuple(b, [])), [], ())
