@@ -85,9 +85,11 @@ def constant_rule(value: Any, dtype=None) -> np.ndarray:
         array = np.asarray(value, dtype=np_dtype)
     except (TypeError, ValueError) as e:
         raise InvalidArgumentError(f"Constant requires an array-like value; got {value!r} ({e}).") from None
-    if array.dtype == object or array.dtype.kind in "USV":
-        raise DTypeError(f"Constant requires a numeric or boolean value; got dtype {array.dtype}.")
-    _types.from_dtype(array.dtype)  # raises DTypeError for dtypes XLA lacks
+    try:
+        _types.from_dtype(array.dtype)  # bfloat16 and the other ml_dtypes included
+    except DTypeError:
+        raise DTypeError(f"Constant requires a numeric or boolean value of an XLA type; "
+                         f"got dtype {array.dtype}.") from None
     return array
 
 

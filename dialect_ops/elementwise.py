@@ -39,12 +39,13 @@ def _is_numeric(t): return t.is_integer or t.is_floating_point or t.is_complex
 _FLOAT_COMPLEX = _any_of(_is_float, _is_complex)
 _INT_PRED = _any_of(_is_int, _is_pred)
 _SIGNED_FLOAT_COMPLEX = _any_of(_is_signed, _is_float, _is_complex)
+_INT_FLOAT = _any_of(_is_int, _is_float)
 _ANY = lambda t: t.is_array_type  # noqa: E731
 
 _CLASS_NAMES = {_is_float: "floating-point", _FLOAT_COMPLEX: "floating-point or complex",
                 _INT_PRED: "integer or PRED", _is_int: "integer", _is_numeric: "numeric",
                 _SIGNED_FLOAT_COMPLEX: "signed integer, floating-point or complex",
-                _ANY: "array", _is_signed: "signed integer"}
+                _ANY: "array", _is_signed: "signed integer", _INT_FLOAT: "integer or floating-point"}
 
 
 def _check_dtype(op_name: str, check: TypeCheck, shape: Shape, what: str = "an operand") -> None:
@@ -78,7 +79,7 @@ _UNARY: dict[str, tuple[str, TypeCheck, Callable[[PrimitiveType], PrimitiveType]
     "Logistic": ("stablehlo.logistic", _FLOAT_COMPLEX, _SAME),
     "Sqrt": ("stablehlo.sqrt", _FLOAT_COMPLEX, _SAME),
     "Rsqrt": ("stablehlo.rsqrt", _FLOAT_COMPLEX, _SAME),
-    "Cbrt": ("stablehlo.cbrt", _FLOAT_COMPLEX, _SAME),
+    "Cbrt": ("stablehlo.cbrt", _is_float, _SAME),
     "Erf": ("chlo.erf", _is_float, _SAME),
     "IsFinite": ("stablehlo.is_finite", _is_float, lambda t: PrimitiveType.PRED),
     "Not": ("stablehlo.not", _INT_PRED, _SAME),
@@ -121,7 +122,7 @@ _BINARY: dict[str, tuple[str, TypeCheck]] = {
     "Sub": ("stablehlo.subtract", _is_numeric),
     "Mul": ("stablehlo.multiply", _ANY),
     "Div": ("stablehlo.divide", _is_numeric),
-    "Rem": ("stablehlo.remainder", _any_of(_is_int, _is_float)),
+    "Rem": ("stablehlo.remainder", _INT_FLOAT),
     "Max": ("stablehlo.maximum", _ANY),
     "Min": ("stablehlo.minimum", _ANY),
     "Pow": ("stablehlo.power", _is_numeric),

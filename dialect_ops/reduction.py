@@ -16,7 +16,7 @@ from iree.compiler import ir
 
 from dialect_ops import _emit
 from dialect_ops.shape_ops import _dimension_list, _int
-from dialect_ops.tuple_ops import get_tuple_element, tuple_
+from dialect_ops.tuple_ops import tuple_
 from hlo_mlir.builder import XlaBuilder, XlaComputation, XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
 from hlo_mlir.shape import ProgramShape, Shape
@@ -70,34 +70,10 @@ def _reduce(b: XlaBuilder, operands: list[XlaOp], init_values: list[XlaOp], comp
             raise InvalidArgumentError(
                 f"Reduce requires an XlaComputation reducer; got {type(computation).__name__}.")
         results = reduce([x.value for x in operands], [x.value for x in init_values], dimensions,
-                         lambda block: _inline_reducer(b, computation, block), computation.program_shape())
+                         lambda block: b.inline_computation(computation, block, untuple=True), computation.program_shape())
         return results[0] if len(results) == 1 else tuple_(results)
 
     return b.emit("Reduce", emit)
-
-
-def _inline_reducer(b: XlaBuilder, computation: XlaComputation, block: ir.Block) -> None:
-    """Inlines the reducer into ``block``; a tuple-valued result becomes N returned scalars."""
-    b.inline_computation(computation, block)
-    ret = list(block.operations)[-1]
-    operands = list(ret.operands)
-    if len(operands) != 1 or not isinstance(operands[0].type, ir.TupleType):
-        return
-    tuple_value = operands[0]
-    with ir.InsertionPoint(ret), ret.location:
-        if _is_tuple_op(tuple_value.owner):
-            elements = list(tuple_value.owner.operands)
-        else:
-            elements = [get_tuple_element(tuple_value, i)
-                        for i in range(len(_emit.shape_of(tuple_value).tuple_shapes))]
-        _emit.region_return(elements)
-    ret.erase()
-    if _is_tuple_op(tuple_value.owner) and not list(tuple_value.uses):
-        tuple_value.owner.erase()
-
-
-def _is_tuple_op(owner) -> bool:
-    return isinstance(owner, (ir.Operation, ir.OpView)) and owner.operation.name == "stablehlo.tuple"
 
 
 def reduce_rule(operands: Sequence[Shape], init_values: Sequence[Shape], dimensions: Sequence[int],

@@ -24,7 +24,7 @@ from typing import Callable, Sequence, Union
 from iree.compiler import ir
 
 from dialect_ops import _emit
-from dialect_ops.reduction import _inline_reducer, reduce_rule
+from dialect_ops.reduction import reduce_rule
 from dialect_ops.shape_ops import _ints
 from dialect_ops.tuple_ops import tuple_
 from hlo_mlir.builder import XlaBuilder, XlaComputation, XlaOp, builder_of
@@ -255,7 +255,7 @@ def _reduce_window(b: XlaBuilder, operands: list[XlaOp], init_values: list[XlaOp
         pairs = _resolve_padding("ReduceWindow", padding, base.dimensions, window, strides)
         results = reduce_window([x.value for x in operands], [x.value for x in init_values], window, strides,
                                 base_dilations, window_dilations, pairs,
-                                lambda block: _inline_reducer(b, computation, block), reducer)
+                                lambda block: b.inline_computation(computation, block, untuple=True), reducer)
         return results[0] if len(results) == 1 else tuple_(results)
 
     return b.emit("ReduceWindow", emit)

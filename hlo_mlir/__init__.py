@@ -24,4 +24,5 @@ from dialect_ops.control_flow import *  # noqa: F401,F403,E402
 from hlo_mlir.module import HloModule  # noqa: E402,F401
 from dialect_ops.convolution import *  # noqa: F401,F403,E402
 from dialect_ops.windows import *  # noqa: F401,F403,E402
+from dialect_ops.indexing import *  # noqa: F401,F403,E402
 from dialect_ops.sorting import *  # noqa: F401,F403,E402

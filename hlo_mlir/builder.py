@@ -236,9 +236,13 @@ class XlaBuilder:
             self._imported[key] = (computation, ir.StringAttr(func.attributes["sym_name"]).value)
         return self._imported[key][1]
 
-    def inline_computation(self, computation: "XlaComputation", block: ir.Block) -> None:
+    def inline_computation(self, computation: "XlaComputation", block: ir.Block,
+                           untuple: bool = False) -> None:
         """Inlines ``computation``'s entry into ``block`` (whose arguments are its
-        parameters), ending it with ``stablehlo.return``; its callees are imported."""
+        parameters), ending it with ``stablehlo.return``; its callees are imported.
+
+        With ``untuple``, a tuple-shaped result is returned as its N elements (reducers,
+        scatter combiners and comparators return several scalars that way)."""
         from hlo_mlir.module import adopt_functions
 
         with self._ctx, ir.Location.unknown():
@@ -255,6 +259,8 @@ class XlaBuilder:
                     old.replace_all_uses_with(new)
             finally:
                 clone.erase()
+            if untuple:
+                _untuple_return(block)
 
     # --- build ------------------------------------------------------------------
     def get_program_shape(self, root: XlaOp | None = None) -> ProgramShape:
@@ -305,6 +311,28 @@ class XlaBuilder:
             old_args[index].replace_all_uses_with(new)
         for _ in old_args:
             self._block.erase_argument(0)
+
+
+def _untuple_return(block: ir.Block) -> None:
+    """Rewrites ``return %t`` of a tuple ``%t`` at the end of ``block`` to return its elements."""
+    from dialect_ops.tuple_ops import get_tuple_element
+
+    ret = list(block.operations)[-1]
+    operands = list(ret.operands)
+    if len(operands) != 1 or not isinstance(operands[0].type, ir.TupleType):
+        return
+    tuple_value = operands[0]
+    owner = tuple_value.owner
+    built_here = isinstance(owner, (ir.Operation, ir.OpView)) and owner.operation.name == "stablehlo.tuple"
+    with ir.InsertionPoint(ret), ret.location:
+        if built_here:
+            elements = list(owner.operands)
+        else:
+            elements = [get_tuple_element(tuple_value, i) for i in range(ir.TupleType(tuple_value.type).num_types)]
+        _emit.region_return(elements)
+    ret.erase()
+    if built_here and not list(tuple_value.uses):
+        owner.erase()
 
 
 def Parameter(builder: XlaBuilder, parameter_number: int, shape: Shape, name: str = "") -> XlaOp:

@@ -255,8 +255,13 @@ def prepare(module: ir.Module, target: str = "llvm-cpu", passes: str = "O2", leg
 
 
 def full_flags(module: ir.Module, target: str, flags: Sequence[str] = ()) -> list[str]:
-    """Every IREE flag ``compile`` passes for ``module`` (the input type first)."""
-    return [f"--iree-input-type={_input_type(module)}"] + target_flags(target, flags)
+    """Every IREE flag ``compile`` passes for ``module`` (prepared): the input type, the
+    target's defaults, what the module's ops need (``legalize.required_flags``, e.g. libm
+    linking for f64 transcendentals on llvm-cpu), then ``flags``."""
+    from pipelines import legalize as _legalize
+
+    needed = _legalize.required_flags(module, target)
+    return [f"--iree-input-type={_input_type(module)}"] + target_flags(target, needed + list(flags))
 
 
 def _verify(module: ir.Module) -> None:

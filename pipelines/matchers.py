@@ -79,8 +79,10 @@ def splat_of(value: ir.Value, through_broadcast: bool = True) -> np.ndarray | No
     if name != "stablehlo.constant":
         return None
     dtype = element_dtype(value)
+    if dtype is None or dtype.kind == "c":  # the bindings cannot read complex attributes
+        return None
     attr = op.attributes["value"]
-    if dtype is None or not isinstance(attr, ir.DenseElementsAttr):
+    if not isinstance(attr, ir.DenseElementsAttr):
         return None
     attr = ir.DenseElementsAttr(attr)
     if attr.is_splat:
@@ -102,9 +104,11 @@ def constant_array(value: ir.Value, max_elements: int | None = None) -> np.ndarr
     size = int(np.prod(shape, dtype=np.int64))
     if max_elements is not None and size > max_elements:
         return None
-    attr = op.attributes["value"]
     dtype = element_dtype(value)
-    if dtype is None or not isinstance(attr, ir.DenseElementsAttr):
+    if dtype is None or dtype.kind == "c":  # the bindings cannot read complex attributes
+        return None
+    attr = op.attributes["value"]
+    if not isinstance(attr, ir.DenseElementsAttr):
         return None
     attr = ir.DenseElementsAttr(attr)
     if attr.is_splat:

@@ -36,6 +36,8 @@ IREE_LEGALIZE = [
     "sort-bf16-as-bits",
     "select-and-scatter-expander",
     "single-window-stride",
+    "gather-clamp",
+    "scatter-bounds",
 ]
 
 PRESETS: dict[str, Preset] = {

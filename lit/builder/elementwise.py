@@ -3,8 +3,8 @@
 
 import numpy as np
 
-from hlo_mlir import (Abs, Add, Clamp, ConvertElementType, EqTotalOrder, Lt, Parameter, PrimitiveType,
-                      Select, Shape, XlaBuilder)
+from hlo_mlir import (Abs, Add, BitcastConvertType, Clamp, Complex, ConvertElementType, EqTotalOrder, Lt,
+                      Parameter, PrimitiveType, Select, Shape, XlaBuilder)
 
 
 def test(name, build):
@@ -60,3 +60,16 @@ test("select_scalar_pred", _select)
 # CHECK-LABEL: TEST: convert
 # CHECK: stablehlo.convert %arg0 : (tensor<2xf32>) -> tensor<2xbf16>
 test("convert", lambda b: ConvertElementType(Parameter(b, 0, Shape.parse("f32[2]")), PrimitiveType.BF16))
+
+# CHECK-LABEL: TEST: bitcast_narrower
+# CHECK: stablehlo.bitcast_convert %arg0 : (tensor<3xf32>) -> tensor<3x2xui16>
+test("bitcast_narrower", lambda b: BitcastConvertType(Parameter(b, 0, Shape.parse("f32[3]")), PrimitiveType.U16))
+
+# CHECK-LABEL: TEST: shift_right_operator_unsigned
+# CHECK: stablehlo.shift_right_logical %arg0, %{{.*}} : tensor<2xui8>
+test("shift_right_operator_unsigned", lambda b: Parameter(b, 0, Shape.parse("u8[2]")) >> 1)
+
+# CHECK-LABEL: TEST: complex_from_parts
+# CHECK: stablehlo.complex %arg0, %arg1 : tensor<2xcomplex<f64>>
+test("complex_from_parts", lambda b: Complex(Parameter(b, 0, Shape.parse("f64[2]")),
+                                             Parameter(b, 1, Shape.parse("f64[2]"))))

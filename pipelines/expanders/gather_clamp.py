@@ -1,0 +1,75 @@
+"""gather-clamp: clamps gather start indices into bounds explicitly, as XLA defines them.
+
+XLA (and the StableHLO spec) clamp each start index component ``k`` of a gather into
+``[0, dim(operand, start_index_map[k]) - slice_sizes[start_index_map[k]]]``. The pinned
+IREE does not: a row gather (``collapsed_slice_dims = [0]``, a whole-row slice) or a
+scalar-index gather reads out of bounds for negative or too large indices
+(ARCHITECTURE.md, defects). The clamp is a no-op on in-bounds indices::
+
+    %r = "stablehlo.gather"(%operand, %idx) {start_index_map = [0, 2], index_vector_dim = 1, ...}
+
+becomes::
+
+    %lo = broadcast_in_dim(constant [0, 0], dims = [1])
+    %hi = broadcast_in_dim(constant [d0 - s0, d2 - s2], dims = [1])
+    %r = "stablehlo.gather"(%operand, clamp(%lo, %idx, %hi)) {same attributes, hlo_mlir.in_bounds}
+
+Conditions: every gather not already marked ``hlo_mlir.in_bounds`` whose indices are not
+a constant already in bounds. Upper bounds beyond the index type's range are cut to its
+maximum (no index of that type can exceed them). Clamping is monotone, so
+``indices_are_sorted`` stays true.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+from iree.compiler import ir
+
+from dialect_ops import _emit
+from dialect_ops.elementwise import clamp
+from dialect_ops.indexing import GatherDimensionNumbers, gather
+from pipelines.expanders._index_bounds import (bool_attr, constant_in_bounds, is_marked, mark_in_bounds,
+                                                  vector_constant)
+from pipelines.pass_base import ExpanderPass
+from pipelines.registry import register
+
+__all__ = ["GatherClamp"]
+
+
+def _gather_bounds(op) -> tuple[GatherDimensionNumbers, list[int], list[int]]:
+    """The dimension numbers, slice sizes and per-component upper bounds of a gather."""
+    dn = GatherDimensionNumbers.from_attribute(op.attributes["dimension_numbers"])
+    sizes = list(ir.DenseI64ArrayAttr(op.attributes["slice_sizes"]))
+    dims = _emit.shape_of(op.operands[0]).dimensions
+    return dn, sizes, [dims[d] - sizes[d] for d in dn.start_index_map]
+
+
+@register
+class GatherClamp(ExpanderPass):
+    """Clamps gather start indices into the operand, as XLA does (IREE reads out of bounds)."""
+
+    name = "gather-clamp"
+    legalizes_for_iree = True
+
+    def matches(self, op) -> bool:
+        if op.operation.name != "stablehlo.gather" or is_marked(op):
+            return False
+        dn, _, upper = _gather_bounds(op)
+        return not constant_in_bounds(op.operands[1], dn.index_vector_dim, upper)
+
+    def expand(self, op) -> Sequence[ir.Value]:
+        operand, indices = op.operands
+        dn, sizes, upper = _gather_bounds(op)
+        shape = _emit.shape_of(indices)
+        upper = [min(u, int(np.iinfo(shape.dtype).max)) for u in upper]
+        vector_dim = min(dn.index_vector_dim, shape.rank - 1) if shape.rank else 0
+        if dn.index_vector_dim == shape.rank:  # implicit trailing 1: one bound for every element
+            scalar = shape.with_dimensions([])
+            lo, hi = (_emit.constant(np.asarray(v, shape.dtype), scalar) for v in (0, upper[0]))
+        else:
+            lo, hi = (vector_constant(v, shape.element_type, shape.dimensions, vector_dim)
+                      for v in ([0] * len(upper), upper))
+        sorted_hint = bool_attr(op, "indices_are_sorted")
+        return [mark_in_bounds(gather(operand, clamp(lo, indices, hi), dn, sizes, sorted_hint))]
