@@ -121,6 +121,19 @@ def run_xla(computation, *args, strict: bool = False):
     return tuple(outs)
 
 
+def _dump(computation) -> None:
+    folder = os.environ.get("HLO_MLIR_DUMP_DIR")
+    if not folder:
+        return
+    import hashlib
+
+    text = hlo_mlir.compiler.as_module(computation).operation.get_asm()
+    name = hashlib.sha256(text.encode()).hexdigest()[:16]
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, f"{name}.mlir"), "w") as f:
+        f.write(text)
+
+
 def run_iree(computation, *args, target: str = "llvm-cpu", driver: str = "local-task", flags=()):
     vmfb = hlo_mlir.compile(computation, target=target, flags=flags)
     return hlo_mlir.runtime.load(vmfb, driver=driver).main(*args)
@@ -145,7 +158,12 @@ def assert_close(actual, expected, rtol=1e-5, atol=1e-6, what=""):
 
 
 def check(computation, args, expected, rtol=1e-5, atol=1e-6, xla: bool = True, **run_kwargs):
-    """Compiles and runs ``computation`` with hlo-mlir and XLA; both must match ``expected``."""
+    """Compiles and runs ``computation`` with hlo-mlir and XLA; both must match ``expected``.
+
+    With ``HLO_MLIR_DUMP_DIR`` set, the module is also saved there (``<sha>.mlir``): the
+    corpus that ``tests/e2e/test_o2_semantics.py`` runs ``hlo-opt --verify-semantics`` over.
+    """
+    _dump(computation)
     ours = run_iree(computation, *args, **run_kwargs)
     assert_close(ours, expected, rtol, atol, "hlo-mlir vs numpy")
     if xla:
