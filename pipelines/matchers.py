@@ -64,6 +64,20 @@ def _attr_scalar(attr, dtype: np.dtype) -> np.ndarray | None:
     return None
 
 
+def _dense_constant(value: ir.Value) -> tuple[ir.DenseElementsAttr, np.dtype] | None:
+    """(elements attribute, dtype) of a ``stablehlo.constant`` tensor the bindings can read."""
+    op = defining_op(value)
+    if op is None or op.operation.name != "stablehlo.constant" or not isinstance(value.type, ir.RankedTensorType):
+        return None
+    dtype = element_dtype(value)
+    if dtype is None or dtype.kind == "c":  # the bindings cannot read complex attributes
+        return None
+    attr = op.attributes["value"]
+    if not isinstance(attr, ir.DenseElementsAttr):
+        return None
+    return ir.DenseElementsAttr(attr), dtype
+
+
 def splat_of(value: ir.Value, through_broadcast: bool = True) -> np.ndarray | None:
     """The single value of ``value`` if every element is that value, as a 0-d array.
 
@@ -76,15 +90,10 @@ def splat_of(value: ir.Value, through_broadcast: bool = True) -> np.ndarray | No
     name = op.operation.name
     if name == "stablehlo.broadcast_in_dim" and through_broadcast:
         return splat_of(op.operands[0])
-    if name != "stablehlo.constant":
+    read = _dense_constant(value)
+    if read is None:
         return None
-    dtype = element_dtype(value)
-    if dtype is None or dtype.kind == "c":  # the bindings cannot read complex attributes
-        return None
-    attr = op.attributes["value"]
-    if not isinstance(attr, ir.DenseElementsAttr):
-        return None
-    attr = ir.DenseElementsAttr(attr)
+    attr, dtype = read
     if attr.is_splat:
         return _attr_scalar(attr.get_splat_value(), dtype)
     array = constant_array(value, max_elements=1)
@@ -94,23 +103,13 @@ def splat_of(value: ir.Value, through_broadcast: bool = True) -> np.ndarray | No
 def constant_array(value: ir.Value, max_elements: int | None = None) -> np.ndarray | None:
     """The elements of a constant ``value`` as a numpy array, or None when ``value`` is not a
     constant, is larger than ``max_elements``, or the binding cannot read its element type."""
-    op = defining_op(value)
-    if op is None or op.operation.name != "stablehlo.constant":
+    read = _dense_constant(value)
+    if read is None:
         return None
-    t = value.type
-    if not isinstance(t, ir.RankedTensorType):
+    attr, dtype = read
+    shape = list(ir.RankedTensorType(value.type).shape)
+    if max_elements is not None and int(np.prod(shape, dtype=np.int64)) > max_elements:
         return None
-    shape = list(ir.RankedTensorType(t).shape)
-    size = int(np.prod(shape, dtype=np.int64))
-    if max_elements is not None and size > max_elements:
-        return None
-    dtype = element_dtype(value)
-    if dtype is None or dtype.kind == "c":  # the bindings cannot read complex attributes
-        return None
-    attr = op.attributes["value"]
-    if not isinstance(attr, ir.DenseElementsAttr):
-        return None
-    attr = ir.DenseElementsAttr(attr)
     if attr.is_splat:
         scalar = _attr_scalar(attr.get_splat_value(), dtype)
         return None if scalar is None else np.full(shape, scalar, dtype=dtype)
