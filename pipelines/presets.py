@@ -30,6 +30,8 @@ class Preset:
 
 
 IREE_LEGALIZE = [
+    "rng-expander",
+    "rng-bit-generator-unsigned",
     "top-k-expander",
     "sort-network-expander",
     "stable-sort-expander",
