@@ -326,6 +326,78 @@ def _complex_log(op):
     return [elementwise.binary("Complex", magnitude.value, phase.value)]
 
 
+def _is_unsigned(value: ir.Value) -> bool:
+    return _element_type(value).startswith("ui")
+
+
+def _width(value: ir.Value) -> int:
+    from dialect_ops import _emit
+
+    return _emit.shape_of(value).element_type.bit_width
+
+
+def _widened_unsigned(value: ir.Value) -> ir.Value | None:
+    """The narrower unsigned value that ``value`` is (or is a ``convert`` of), if any."""
+    owner = value.owner
+    if isinstance(owner, (ir.Operation, ir.OpView)) and owner.operation.name == "stablehlo.convert":
+        source = owner.operands[0]
+        if _is_unsigned(source) and _width(source) < _width(value):
+            return source
+    return value if _is_unsigned(value) else None
+
+
+def _has_narrow_unsigned_operand(op) -> bool:
+    wide = _width(op.results[0])
+    return any((u := _widened_unsigned(v)) is not None and _width(u) < wide for v in op.operands)
+
+
+def _zero_extended_dot(op):
+    """dot_general(x, y) with an unsigned operand narrower than the result ->
+    dot_general(zext(x), zext(y)) where zext(u) = convert(and(convert(u, iW), 2^bits - 1)).
+
+    IREE folds the widening of an unsigned operand (the operand itself, or a convert
+    from a narrower unsigned type) into the contraction as a sign extension: u8 200 is
+    read as -56. The mask after the widening convert keeps it a zero extension.
+    """
+    from dialect_ops import _emit
+
+    result = _emit.shape_of(op.results[0])
+    wide_int = "s64" if result.element_type.bit_width > 32 else "s32"
+    operands = []
+    for value in op.operands:
+        source = _widened_unsigned(value)
+        if source is None or _width(source) >= result.element_type.bit_width:
+            operands.append(value)
+            continue
+        masked = _E(source).convert(wide_int) & ((1 << _width(source)) - 1)
+        operands.append(masked.convert(result.element_type).value)
+    attrs = {name: op.attributes[name] for name in op.attributes}
+    return [_emit.create("stablehlo.dot_general", operands, [op.results[0].type], attrs).result]
+
+
+def _reverse_in_range(op):
+    """reverse(x, dims) -> x when x is rank 0 or dims is empty; an unsigned x is reversed
+    as the signless integers of its bits (bitcast, reverse, bitcast back).
+
+    IREE fails to compile reverse on unsigned integers and on rank-0 tensors.
+    """
+    from dialect_ops import _emit, elementwise, shape_ops
+
+    operand = op.operands[0]
+    shape = _emit.shape_of(operand)
+    dims = list(ir.DenseI64ArrayAttr(op.attributes["dimensions"]))
+    if not dims or shape.rank == 0:
+        return [operand]
+    signless = elementwise.bitcast_convert(operand, f"s{shape.element_type.bit_width}")
+    return [elementwise.bitcast_convert(shape_ops.rev(signless, dims), shape.element_type)]
+
+
+def _reverse_needs_help(op) -> bool:
+    operand = op.operands[0]
+    return _is_unsigned(operand) or not list(ir.DenseI64ArrayAttr(op.attributes["dimensions"])) or \
+        _E(operand).shape.rank == 0
+
+
 LEGALIZATIONS: list[Legalization] = [
     Legalization(("stablehlo.add",), _is_pred_result, _pred_add_to_or),
     Legalization(("stablehlo.multiply",), _is_pred_result, _pred_mul_to_and),
@@ -335,6 +407,8 @@ LEGALIZATIONS: list[Legalization] = [
     Legalization(("stablehlo.cbrt",), _is_float_result, _in_f32(_cbrt)),
     Legalization(("stablehlo.log_plus_one",), _result_is("f64"), _log1p_f64),
     Legalization(("stablehlo.log",), _is_complex_result, _complex_log),
+    Legalization(("stablehlo.dot_general",), _has_narrow_unsigned_operand, _zero_extended_dot),
+    Legalization(("stablehlo.reverse",), _reverse_needs_help, _reverse_in_range),
 ]
 
 

@@ -121,10 +121,6 @@ def test_preferred_element_type():
     check(comp, [a, bb, *bf, *hf, si, si], expected, rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "pinned IREE: dot_general with unsigned integer operands and a wider result sign-extends "
-    "the operands (u8 200 is taken as -56): u8.u8 -> u32 of [200, 255, 3] gives 3146, not 105034; "
-    "needs a legalization in pipelines/legalize.py"))
 def test_preferred_element_type_unsigned():
     b = XlaBuilder("preferred_unsigned")
     x, y = Parameter(b, 0, Shape.parse("u8[3]")), Parameter(b, 1, Shape.parse("u8[3,2]"))

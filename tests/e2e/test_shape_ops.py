@@ -90,15 +90,7 @@ def test_data_movement(type_name):
     check(build(f"data_movement_{type_name}", fn), [x], expected, rtol=0, atol=0)
 
 
-_UNSIGNED_REVERSE = pytest.mark.xfail(
-    strict=True, reason="pinned IREE: stablehlo.reverse of an unsigned integer tensor (ui8/ui16/ui32/ui64) "
-                        "fails to compile ('failed to legalize operation linalg.generic that was "
-                        "explicitly marked illegal'); needs a legalization reverse(bitcast to iN) "
-                        "in pipelines/legalize.py")
-
-
-@pytest.mark.parametrize("type_name", [pytest.param(t, marks=_UNSIGNED_REVERSE) if t[0] == "u" else t
-                                       for t in [*DTYPES, "u32"]])
+@pytest.mark.parametrize("type_name", [*DTYPES, "u32"])
 def test_rev(type_name):
     dtype = DTYPES.get(type_name, np.uint32)
     x = data(dtype, (4, 2, 3))
@@ -143,10 +135,6 @@ def test_scalars_and_single_elements():
            np.int32(5), np.array([7], np.int32)))
 
 
-@pytest.mark.xfail(strict=True, reason="pinned IREE: stablehlo.reverse of a rank-0 tensor (dims = []) "
-                                       "fails to compile ('failed to legalize operation stablehlo.reverse'); "
-                                       "needs a legalization reverse(x, dims=[]) -> x "
-                                       "in pipelines/legalize.py")
 def test_rev_scalar():
     comp = build("rev_scalar", lambda b: Rev(Parameter(b, 0, Shape.parse("s32[]")), []))
     check(comp, [np.int32(5)], np.int32(5))
