@@ -8,7 +8,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from hlo_mlir import (DTypeError, Dot, DotDimensionNumbers, DotGeneral, InvalidArgumentError, Parameter,
+from hlo_mlir import (ConvertElementType, DTypeError, Dot, DotDimensionNumbers, DotGeneral, InvalidArgumentError, Parameter,
                       Precision, PrecisionConfig, PrimitiveType, Shape, ShapeError, Tuple, XlaBuilder)
 from tests.oracle import check
 
@@ -237,3 +237,14 @@ def test_error_precision_config():
     with pytest.raises(InvalidArgumentError, match=r"PrecisionConfig requires precisions in "
                                                    r"\['DEFAULT', 'HIGH', 'HIGHEST'\]; got 'FASTEST'"):
         Dot(x, y, precision_config="FASTEST")
+
+
+def test_dot_of_widened_unsigned_operands():
+    """Dot of convert(u8 -> s32) operands: IREE folds the widening into the contraction
+    as a sign extension unless pipelines/legalize.py masks it back to a zero extension."""
+    b = XlaBuilder("widened_unsigned")
+    x, y = Parameter(b, 0, Shape.parse("u8[3]")), Parameter(b, 1, Shape.parse("u8[3,2]"))
+    comp = b.build(Dot(ConvertElementType(x, PrimitiveType.S32), ConvertElementType(y, PrimitiveType.S32)))
+    u = np.array([200, 255, 3], np.uint8)
+    m = np.array([[200, 1], [255, 2], [3, 250]], np.uint8)
+    check(comp, [u, m], u.astype(np.int32) @ m.astype(np.int32))
