@@ -27,3 +27,4 @@ from dialect_ops.windows import *  # noqa: F401,F403,E402
 from dialect_ops.indexing import *  # noqa: F401,F403,E402
 from dialect_ops.sorting import *  # noqa: F401,F403,E402
 from dialect_ops.rng import *  # noqa: F401,F403,E402
+from dialect_ops.collectives import *  # noqa: F401,F403,E402

@@ -193,6 +193,12 @@ class XlaBuilder:
             value = np.asarray(value, dtype=like.shape.dtype)
         return constant.Constant(self, value)
 
+    @property
+    def module(self) -> ir.Module:
+        """The MLIR module under construction (shared, not a copy); for module attributes
+        such as the replica count."""
+        return self._module
+
     def get_shape(self, op: XlaOp) -> Shape:
         return op.shape
 

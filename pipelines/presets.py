@@ -30,6 +30,8 @@ class Preset:
 
 
 IREE_LEGALIZE = [
+    "trivial-collectives",
+    "all-reduce-split",
     "rng-expander",
     "rng-bit-generator-unsigned",
     "top-k-expander",

@@ -1,0 +1,43 @@
+// RUN: %hlo-opt %s -p trivial-collectives --split-input-file | filecheck %s
+
+// Check that collectives whose replica groups all have one member become their operand.
+// CHECK-LABEL: func.func @singletons
+// CHECK-NOT: stablehlo.all_to_all
+// CHECK-NOT: stablehlo.all_reduce
+// CHECK-NOT: stablehlo.all_gather
+// CHECK-NOT: stablehlo.reduce_scatter
+// CHECK: return %arg0, %arg0, %arg0, %arg0
+func.func @singletons(%x: tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
+  %t = "stablehlo.all_to_all"(%x) {split_dimension = 0 : i64, concat_dimension = 1 : i64, split_count = 1 : i64, replica_groups = dense<[[0], [1]]> : tensor<2x1xi64>} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %r = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %0 = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %0 : tensor<f32>
+  }) {replica_groups = dense<[[1], [0]]> : tensor<2x1xi64>} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %g = "stablehlo.all_gather"(%x) {all_gather_dim = 1 : i64, replica_groups = dense<[[0], [1]]> : tensor<2x1xi64>} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %s = "stablehlo.reduce_scatter"(%x) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %0 = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %0 : tensor<f32>
+  }) {scatter_dimension = 0 : i64, replica_groups = dense<[[0], [1]]> : tensor<2x1xi64>} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %t, %r, %g, %s : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+// Check that groups of several replicas, the empty attribute (all replicas) and
+// collective_permute (zeros for non-targets) are left alone.
+// CHECK-LABEL: func.func @not_trivial
+// CHECK: stablehlo.all_reduce
+// CHECK: stablehlo.all_gather
+// CHECK: stablehlo.collective_permute
+func.func @not_trivial(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<4xf32>, tensor<2xf32>) {
+  %r = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %0 = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %0 : tensor<f32>
+  }) {replica_groups = dense<> : tensor<0x0xi64>} : (tensor<2xf32>) -> tensor<2xf32>
+  %g = "stablehlo.all_gather"(%x) {all_gather_dim = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<4xf32>
+  %p = "stablehlo.collective_permute"(%x) {source_target_pairs = dense<[[0, 0]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
+  return %r, %g, %p : tensor<2xf32>, tensor<4xf32>, tensor<2xf32>
+}

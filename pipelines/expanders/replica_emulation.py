@@ -1,0 +1,414 @@
+"""emulate-replicas: runs an N-replica program on one device, every replica side by side.
+
+IREE compiles collectives for every target but only CUDA/HIP with one process per device
+runs them (ARCHITECTURE.md, defects). This pass turns a module written for N replicas
+into an ordinary single-device module, so collective programs run, and are tested, on
+one CPU. It is not part of ``iree-legalize``: it changes the entry's signature.
+
+Calling convention (replica-major, N times as many arguments and results)::
+
+    func.func @main(%x: tensor<4xf32>) -> tensor<4xf32>            // N = 2 replicas
+      %s = "stablehlo.all_reduce"(%x) ({add}) {replica_groups = dense<[[0, 1]]>}
+      return %s
+
+becomes::
+
+    func.func @main(%x_0: tensor<4xf32>, %x_1: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+      %s = stablehlo.add %x_0, %x_1       // one value, shared by both members of the group
+      return %s, %s
+
+that is ``main(args of replica 0, ..., args of replica N-1) -> (results of replica 0, ...,
+results of replica N-1)``; tuples stay tuples. The entry body is copied once per replica,
+op by op (so copies interleave and every operand is defined before use), with
+``replica_id`` (also inside regions) replaced by the constant ``r`` and ``partition_id``
+by 0; each collective becomes explicit data movement between the copies, group by group
+(``replica_groups``; empty means all replicas in id order):
+
+- ``all_reduce``: the members' operands folded in group order with the reducer (an
+  element-wise op when the reducer is one, ``stablehlo.map`` of the reducer otherwise);
+- ``all_gather``: ``concatenate`` of the members' operands in group order;
+- ``reduce_scatter``: the reduction, then member i gets block i of ``slice``;
+- ``all_to_all``: member k gets the concatenation of block k of every member's operand;
+- ``collective_permute``: the target gets the source's operand, a replica that is no
+  pair's target gets zeros (spec: CollectivePermute);
+- ``collective_broadcast``: every member gets the group's first member's operand.
+
+Conditions: N from the option ``num-replicas`` or the module attribute
+``mhlo.num_replicas`` (they must agree); one partition; calls are inlined first, so
+collectives in called functions are handled; a collective inside a region (``while``,
+``if``, ``case``, ...) is refused with an error naming it, since its copies would need
+to exchange data inside a loop. ``collective_permute`` and ``all_to_all`` with a channel
+handle exchange between partitions (StableHLO cross_partition mode) and are refused.
+The module gets ``mhlo.num_replicas = 1``. Run ``O2`` afterwards (``hlo_mlir.compile``
+does) to fold the copies' shared work.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Sequence
+
+import numpy as np
+from iree.compiler import ir
+
+from dialect_ops import _emit
+from dialect_ops.collectives import (channel_id_of, replica_count, replica_groups_of, replica_groups_rule,
+                                     source_target_pairs_rule)
+from dialect_ops.control_flow import map_
+from dialect_ops.elementwise import binary
+from dialect_ops.shape_ops import broadcast_in_dim
+from dialect_ops.slicing import concatenate, slice_
+from hlo_mlir.errors import InvalidArgumentError
+from hlo_mlir.shape import ProgramShape, Shape
+from pipelines.expanders._sort_regions import clone_body
+from pipelines.pass_base import Pass, UpstreamPass
+from pipelines.registry import register
+
+__all__ = ["EmulateReplicas", "emulate_replicas", "run_replicated"]
+
+_IDS = ("stablehlo.replica_id", "stablehlo.partition_id")
+# Reducers that are one element-wise op on the region's two arguments.
+_BINARY = {"stablehlo.add": "Add", "stablehlo.multiply": "Mul", "stablehlo.maximum": "Max",
+           "stablehlo.minimum": "Min", "stablehlo.and": "And", "stablehlo.or": "Or", "stablehlo.xor": "Xor"}
+
+Values = list[list[ir.Value]]  # [replica][operand or result index]
+
+
+class _InlineCalls(UpstreamPass):
+    """Inlines every call and drops the callees that are left unused (not registered)."""
+
+    name = "emulate-replicas"
+    pipeline = "inline{default-pipeline=},symbol-dce"
+
+
+@register
+class EmulateReplicas(Pass):
+    """Rewrites an N-replica module into one single-device entry that runs all N replicas."""
+
+    name = "emulate-replicas"
+    num_replicas: int = dataclasses.field(
+        default=0, metadata={"help": "replica count N (0: the module's mhlo.num_replicas attribute)"})
+
+    def run(self, module: ir.Module) -> bool:
+        n = self._replica_count(module)
+        _InlineCalls().run(module)
+        main = _entry(module)
+        block = main.regions[0].blocks[0]
+        plans = [_plan(op, n) for op in _collectives(main)]  # in block order
+        with module.context:
+            _replicate(main, block, n, plans)
+            module.operation.attributes["mhlo.num_replicas"] = _emit.parse_attr("1 : i32")
+        self.record("replicas", n)
+        return True
+
+    def _replica_count(self, module: ir.Module) -> int:
+        attributes = module.operation.attributes
+        if "mhlo.num_partitions" in attributes and ir.IntegerAttr(attributes["mhlo.num_partitions"]).value != 1:
+            raise InvalidArgumentError(
+                f"emulate-replicas requires one partition; got mhlo.num_partitions = "
+                f"{ir.IntegerAttr(attributes['mhlo.num_partitions']).value}.")
+        declared = replica_count(module)
+        n = self.num_replicas or declared
+        if not n or n < 1:
+            raise InvalidArgumentError("emulate-replicas requires a replica count: the option num-replicas or the "
+                                       "module attribute mhlo.num_replicas; got neither.")
+        if declared not in (None, n):
+            raise InvalidArgumentError(f"emulate-replicas requires num-replicas equal to the module's "
+                                       f"mhlo.num_replicas; got {n} and {declared}.")
+        return n
+
+
+# --- finding and checking the collectives -----------------------------------------------------
+def _entry(module: ir.Module):
+    for op in module.body.operations:
+        if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == "main":
+            return op
+    raise InvalidArgumentError("emulate-replicas requires a module with a @main function.")
+
+
+def _collectives(main) -> list:
+    """The collectives of ``main``'s body; raises for one nested in a region."""
+    found, nested = [], []
+
+    def visit(op):
+        if op.operation.name in _EMULATORS:
+            (found if op.operation.parent.operation.name == "func.func" else nested).append(op)
+        return ir.WalkResult.ADVANCE
+
+    main.operation.walk(visit)  # (an exception inside the walk's callback would lose its type)
+    if nested:
+        op = nested[0]
+        raise InvalidArgumentError(
+            f"emulate-replicas requires collectives at the top level of the entry function; got "
+            f"{op.operation.name} inside {op.operation.parent.operation.name} at {op.location} (collectives in "
+            f"while/if/case regions are not emulated: unroll the loop or hoist the collective).")
+    return found
+
+
+def _groups(op, n: int, equal_sizes: bool = True) -> list[list[int]]:
+    """The op's replica groups (empty: all replicas), checked against N."""
+    groups = replica_groups_rule(op.operation.name, replica_groups_of(op), n, equal_sizes=equal_sizes)
+    return groups or [list(range(n))]
+
+
+def _refuse_channel(op) -> None:
+    if channel_id_of(op) is not None:
+        raise InvalidArgumentError(
+            f"emulate-replicas requires {op.operation.name} without a channel handle (with one it exchanges "
+            f"between partitions, StableHLO's cross_partition mode); got {op.attributes['channel_handle']} "
+            f"at {op.location}.")
+
+
+def _plan(op, n: int):
+    """What an emulator needs of ``op`` besides its operands, checked before any rewrite."""
+    name = op.operation.name
+    if name == "stablehlo.collective_permute":
+        _refuse_channel(op)
+        attr = ir.DenseIntElementsAttr(op.attributes["source_target_pairs"])
+        flat = [int(attr[i]) for i in range(len(attr))]
+        return source_target_pairs_rule(list(zip(flat[0::2], flat[1::2])), n, name)
+    if name == "stablehlo.all_to_all":
+        _refuse_channel(op)
+    return _groups(op, n, equal_sizes=name != "stablehlo.all_reduce")
+
+
+# --- copying the body --------------------------------------------------------------------------
+def _replicate(main, block: ir.Block, n: int, plans: list) -> None:
+    old_args = list(block.arguments)
+    ops = list(block.operations)
+    ret, body = ops[-1], ops[:-1]
+    mappings: list[dict] = [{} for _ in range(n)]
+    plan = iter(plans)
+    for r in range(n):
+        for a in old_args:
+            mappings[r][a] = block.add_argument(a.type, a.location)
+    for op in body:
+        with ir.InsertionPoint(ret), op.location:
+            name = op.operation.name
+            if name in _IDS:
+                for r in range(n):
+                    mappings[r][op.results[0]] = _id_constant(op, r)
+            elif name in _EMULATORS:
+                args = [[mappings[r].get(v, v) for v in op.operands] for r in range(n)]
+                results = _EMULATORS[name](op, args, next(plan))
+                _check_types(op, results)
+                for r in range(n):
+                    mappings[r].update(zip(op.results, results[r]))
+            else:
+                for r in range(n):
+                    _clone(op, mappings[r], r)
+    with ir.InsertionPoint(ret), ret.location:
+        _emit.func_return([mappings[r].get(v, v) for r in range(n) for v in ret.operands])
+    ret.erase()
+    for op in reversed(body):
+        op.erase()
+    for _ in old_args:
+        block.erase_argument(0)
+    ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
+    main.attributes["function_type"] = ir.TypeAttr.get(
+        ir.FunctionType.get(list(ftype.inputs) * n, list(ftype.results) * n))
+    for key in ("arg_attrs", "res_attrs"):
+        if key in main.attributes:
+            main.attributes[key] = ir.ArrayAttr.get(list(ir.ArrayAttr(main.attributes[key])) * n)
+
+
+def _check_types(op, results: Values) -> None:
+    """The exchanged values must have the op's result types (a shard or split count that is
+    not the group size makes them differ)."""
+    want = [str(v.type) for v in op.results]
+    for r, values in enumerate(results):
+        got = [str(v.type) for v in values]
+        if got != want:
+            raise InvalidArgumentError(
+                f"emulate-replicas requires {op.operation.name} results that match its replica groups; got "
+                f"result types {want} but replica {r} of its group receives {got} at {op.location}.")
+
+
+def _id_constant(op, r: int) -> ir.Value:
+    """``replica_id`` of replica ``r`` (``partition_id``: 0, there is one partition)."""
+    shape = _emit.shape_of(op.results[0])
+    value = r if op.operation.name == "stablehlo.replica_id" else 0
+    return _emit.constant(np.asarray(value, shape.dtype), shape)
+
+
+def _clone(op, mapping: dict, r: int) -> None:
+    """Clones ``op`` at the insertion point for replica ``r``: operands (also those its regions
+    capture) through ``mapping``, ids inside its regions made constants."""
+    clone = op.operation.clone()
+    ids = []
+
+    def remap(inner):
+        for i, operand in enumerate(inner.operands):
+            if operand in mapping:
+                inner.operands[i] = mapping[operand]
+        if inner.name in _IDS:
+            ids.append(inner)
+        return ir.WalkResult.ADVANCE
+
+    clone.walk(remap)
+    for inner in ids:
+        with ir.InsertionPoint(inner), inner.location:
+            inner.results[0].replace_all_uses_with(_id_constant(inner, r))
+        inner.erase()
+    mapping.update(zip(op.results, clone.results))
+
+
+# --- the collectives as data movement -----------------------------------------------------------
+def _combiner(op) -> Callable[[ir.Value, ir.Value], ir.Value]:
+    """``f(a, b)`` element-wise with the reducer region of ``op`` (two scalar arguments)."""
+    reducer = op.regions[0].blocks[0]
+    ops = list(reducer.operations)
+    a, b = reducer.arguments
+    if len(ops) == 2 and ops[0].operation.name in _BINARY and list(ops[-1].operands) == [ops[0].results[0]]:
+        operands = list(ops[0].operands)
+        if operands in ([a, b], [b, a]):  # every op of the table is commutative
+            return lambda x, y: binary(_BINARY[ops[0].operation.name], x, y)
+    scalar = _emit.shape_of(a)
+    shape = ProgramShape([scalar, scalar], _emit.shape_of(ops[-1].operands[0]))
+
+    def fill(block: ir.Block) -> None:
+        with ir.InsertionPoint(block):
+            _emit.region_return(clone_body(reducer, list(block.arguments)))
+
+    return lambda x, y: map_([x, y], fill, shape, list(range(_emit.shape_of(x).rank)))
+
+
+def _reduced(op, args: Values, group: Sequence[int], j: int) -> ir.Value:
+    """Operand ``j`` of the group's members folded in group order with the reducer."""
+    combine = _combiner(op)
+    acc = args[group[0]][j]
+    for m in group[1:]:
+        acc = combine(acc, args[m][j])
+    return acc
+
+
+def _blocks(value: ir.Value, dimension: int, count: int) -> list[ir.Value]:
+    """``value`` cut into ``count`` equal blocks along ``dimension``."""
+    dims = _emit.shape_of(value).dimensions
+    size = dims[dimension] // count
+    out = []
+    for i in range(count):
+        start, limit = [0] * len(dims), list(dims)
+        start[dimension], limit[dimension] = i * size, (i + 1) * size
+        out.append(slice_(value, start, limit))
+    return out
+
+
+def _int_attr(op, name: str) -> int:
+    return ir.IntegerAttr(op.attributes[name]).value
+
+
+def _per_member(n: int, arity: int) -> Values:
+    return [[None] * arity for _ in range(n)]
+
+
+def _all_reduce(op, args: Values, groups) -> Values:
+    out = _per_member(len(args), len(op.results))
+    for group in groups:
+        for j in range(len(op.results)):
+            value = _reduced(op, args, group, j)
+            for m in group:
+                out[m][j] = value
+    return out
+
+
+def _all_gather(op, args: Values, groups) -> Values:
+    out = _per_member(len(args), len(op.results))
+    dim = _int_attr(op, "all_gather_dim")
+    for group in groups:
+        for j in range(len(op.results)):
+            value = concatenate([args[m][j] for m in group], dim)
+            for m in group:
+                out[m][j] = value
+    return out
+
+
+def _reduce_scatter(op, args: Values, groups) -> Values:
+    out = _per_member(len(args), 1)
+    dim = _int_attr(op, "scatter_dimension")
+    for group in groups:
+        for m, block in zip(group, _blocks(_reduced(op, args, group, 0), dim, len(group))):
+            out[m][0] = block
+    return out
+
+
+def _all_to_all(op, args: Values, groups) -> Values:
+    out = _per_member(len(args), len(op.results))
+    split, concat = _int_attr(op, "split_dimension"), _int_attr(op, "concat_dimension")
+    for group in groups:
+        for j in range(len(op.results)):
+            blocks = [_blocks(args[m][j], split, len(group)) for m in group]
+            for k, m in enumerate(group):
+                out[m][j] = concatenate([blocks[i][k] for i in range(len(group))], concat)
+    return out
+
+
+def _collective_permute(op, args: Values, pairs) -> Values:
+    sources = {t: s for s, t in pairs}
+    out = []
+    for r in range(len(args)):
+        if r in sources:
+            out.append([args[sources[r]][0]])
+            continue
+        shape = _emit.shape_of(op.results[0])
+        zero = _emit.constant(np.zeros((), shape.dtype), Shape.scalar_shape(shape.element_type))
+        out.append([broadcast_in_dim(zero, shape.dimensions, [])])
+    return out
+
+
+def _collective_broadcast(op, args: Values, groups) -> Values:
+    out = _per_member(len(args), 1)
+    for group in groups:
+        for m in group:
+            out[m][0] = args[group[0]][0]
+    return out
+
+
+_EMULATORS: dict[str, Callable[[object, Values, object], Values]] = {
+    "stablehlo.all_reduce": _all_reduce,
+    "stablehlo.all_gather": _all_gather,
+    "stablehlo.reduce_scatter": _reduce_scatter,
+    "stablehlo.all_to_all": _all_to_all,
+    "stablehlo.collective_permute": _collective_permute,
+    "stablehlo.collective_broadcast": _collective_broadcast,
+}
+
+
+# --- conveniences ------------------------------------------------------------------------------
+def emulate_replicas(source, num_replicas: int | None = None):
+    """A copy of ``source`` (XlaComputation, HloModule, ir.Module, MLIR text or bytecode)
+    rewritten by ``emulate-replicas`` for ``num_replicas`` (default: the module's count),
+    as an XlaComputation."""
+    from hlo_mlir.builder import XlaComputation
+    from hlo_mlir.compiler import as_module
+
+    module = as_module(source)
+    EmulateReplicas(num_replicas=num_replicas or 0).run(module)
+    computation = XlaComputation(module)
+    computation.verify()
+    return computation
+
+
+def run_replicated(source, per_replica_args: Sequence[Sequence], num_replicas: int | None = None,
+                   target: str = "llvm-cpu", driver: str = "local-task") -> list:
+    """Runs an N-replica computation on one device through ``emulate-replicas``.
+
+    ``per_replica_args[r]`` holds replica r's arguments; returns one result per replica
+    (an array, or a flat tuple of arrays for a tuple result, as ``hlo_mlir.runtime`` does).
+    """
+    import hlo_mlir
+
+    per_replica_args = [list(a) for a in per_replica_args]
+    n = num_replicas or len(per_replica_args)
+    if len(per_replica_args) != n:
+        raise InvalidArgumentError(f"run_replicated requires one argument list per replica ({n}); "
+                                   f"got {len(per_replica_args)}.")
+    emulated = emulate_replicas(source, n)
+    first_result = ir.FunctionType(ir.TypeAttr(emulated.entry_function().attributes["function_type"]).value).results[0]
+    outputs = hlo_mlir.runtime.load(hlo_mlir.compile(emulated, target), driver).main(
+        *[a for args in per_replica_args for a in args])
+    outputs = list(outputs) if isinstance(outputs, tuple) else [outputs]
+    per = len(outputs) // n
+    grouped = [outputs[r * per:(r + 1) * per] for r in range(n)]
+    single = per == 1 and not isinstance(first_result, ir.TupleType)
+    return [g[0] if single else tuple(g) for g in grouped]
