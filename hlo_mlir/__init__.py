@@ -28,3 +28,6 @@ from dialect_ops.indexing import *  # noqa: F401,F403,E402
 from dialect_ops.sorting import *  # noqa: F401,F403,E402
 from dialect_ops.rng import *  # noqa: F401,F403,E402
 from dialect_ops.collectives import *  # noqa: F401,F403,E402
+from dialect_ops.side_effects import *  # noqa: F401,F403,E402
+from dialect_ops.custom_call import *  # noqa: F401,F403,E402
+from dialect_ops.dynamic import *  # noqa: F401,F403,E402

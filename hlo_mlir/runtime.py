@@ -139,11 +139,8 @@ class Function:
         if shape.is_token:
             raise CallArgumentError(f"{self.name}: {what}: token parameters cannot be passed from numpy.")
         array = np.asarray(arg)
-        if array.dtype != shape.dtype or array.shape != shape.dimensions:
-            if array.dtype != shape.dtype and not _safe_scalar(arg, shape):
-                raise CallArgumentError(f"{self.name}: {what}: expected {shape}; got {_describe(arg)}.")
-            if array.shape != shape.dimensions:
-                raise CallArgumentError(f"{self.name}: {what}: expected {shape}; got {_describe(arg)}.")
+        if (array.dtype != shape.dtype and not _safe_scalar(arg, shape)) or not _fits(array.shape, shape):
+            raise CallArgumentError(f"{self.name}: {what}: expected {shape}; got {_describe(arg)}.")
         # Always a fresh, contiguous copy: the program may write into its argument buffers.
         out.append(np.array(array, dtype=shape.dtype, copy=True, order="C"))
 
@@ -162,6 +159,14 @@ class Function:
         if len(results) == 1 and not results[0].is_tuple:
             return outputs[0]
         return tuple(outputs)
+
+
+def _fits(dims: tuple[int, ...], shape: Shape) -> bool:
+    """Whether an array of ``dims`` can be passed for ``shape``: equal static dimensions,
+    and at most the bound for bounded dynamic ones (``f32[<=4]`` takes 0 to 4 elements)."""
+    return len(dims) == shape.rank and all(
+        d <= bound if dynamic else d == bound
+        for d, bound, dynamic in zip(dims, shape.dimensions, shape.dynamic_dimensions))
 
 
 def _safe_scalar(arg, shape: Shape) -> bool:

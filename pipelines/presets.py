@@ -30,6 +30,9 @@ class Preset:
 
 
 IREE_LEGALIZE = [
+    "custom-call-expander",
+    "token-elimination",
+    "set-dimension-size-clamp",
     "trivial-collectives",
     "all-reduce-split",
     "rng-expander",
@@ -42,6 +45,7 @@ IREE_LEGALIZE = [
     "single-window-stride",
     "gather-clamp",
     "scatter-bounds",
+    "iree-unsupported-ops",
 ]
 
 PRESETS: dict[str, Preset] = {

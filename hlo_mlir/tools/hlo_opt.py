@@ -35,7 +35,7 @@ exit codes:
      the diagnostics did not match the expected-* comments
 """
 
-_SPLIT_MARKER = re.compile(r"^// -----\s*$", re.MULTILINE)
+_SPLIT_MARKER = re.compile(r"^// -----[ \t]*$", re.MULTILINE)  # not \s: it would eat the next line
 _EXPECTED = re.compile(
     r"expected-(error|warning|note|remark)\s*(?:@(?:([+-]\d+)|(above|below|unknown)))?\s*\{\{(.*?)\}\}"
 )

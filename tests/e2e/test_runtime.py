@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import hlo_mlir
-from hlo_mlir import (Add, Dot, GetTupleElement, Max, Mul, Parameter, Reduce, RuntimeCallError, ScalarLike,
+from hlo_mlir import (Add, CallArgumentError, ConstantR0, Dot, GetTupleElement, Max, Mul, Parameter, Reduce, RuntimeCallError, ScalarLike,
                       Shape, Tuple, XlaBuilder)
 from hlo_mlir.runtime import load
 
@@ -274,3 +274,16 @@ def test_vulkan_zero_element_result():
     x = Parameter(b, 0, Shape.parse("f32[0,3]"))
     out = load(hlo_mlir.compile(b.build(x + x), "vulkan-spirv"), "vulkan").main(np.zeros((0, 3), np.float32))
     assert out.shape == (0, 3) and out.dtype == np.float32
+
+
+def test_bounded_dynamic_parameter_takes_any_size_up_to_its_bound():
+    b = XlaBuilder("dynamic_argument")
+    x = Parameter(b, 0, Shape.parse("f32[<=4,3]"))
+    add = XlaBuilder("add")
+    add = add.build(Add(Parameter(add, 0, Shape.parse("f32[]")), Parameter(add, 1, Shape.parse("f32[]"))))
+    module = load(hlo_mlir.compile(b.build(Reduce(x, ConstantR0(b, np.float32(0)), add, [0]))))
+    for rows in (4, 2, 0):
+        a = np.arange(rows * 3, dtype=np.float32).reshape(rows, 3)
+        np.testing.assert_array_equal(module.main(a), a.sum(0))
+    with pytest.raises(CallArgumentError, match=r"argument 0: expected f32\[<=4,3\]; got f32\[5,3\]"):
+        module.main(np.zeros((5, 3), np.float32))
