@@ -27,6 +27,9 @@ from dialect_ops.windows import *  # noqa: F401,F403,E402
 from dialect_ops.indexing import *  # noqa: F401,F403,E402
 from dialect_ops.sorting import *  # noqa: F401,F403,E402
 from dialect_ops.rng import *  # noqa: F401,F403,E402
+from dialect_ops.linalg_math import *  # noqa: F401,F403,E402
+from dialect_ops.fft import *  # noqa: F401,F403,E402
+from dialect_ops.batchnorm import *  # noqa: F401,F403,E402
 from dialect_ops.collectives import *  # noqa: F401,F403,E402
 from dialect_ops.side_effects import *  # noqa: F401,F403,E402
 from dialect_ops.custom_call import *  # noqa: F401,F403,E402

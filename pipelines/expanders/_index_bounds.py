@@ -12,6 +12,7 @@ from iree.compiler import ir
 from dialect_ops import _emit
 from dialect_ops.elementwise import binary, compare, convert
 from dialect_ops.shape_ops import broadcast_in_dim, reshape, transpose
+from pipelines.matchers import constant_array  # noqa: F401 - re-exported for the index passes
 from dialect_ops.slicing import slice_
 from hlo_mlir.shape import Shape
 from hlo_mlir.types import PrimitiveType
@@ -36,19 +37,6 @@ def is_marked(op) -> bool:
 def bool_attr(op, name: str) -> bool:
     """A boolean attribute of ``op``; False when absent (the StableHLO default)."""
     return name in op.attributes and ir.BoolAttr(op.attributes[name]).value
-
-
-def constant_array(value: ir.Value) -> np.ndarray | None:
-    """The elements of ``value`` when a ``stablehlo.constant`` defines it, else None."""
-    owner = value.owner
-    if not isinstance(owner, (ir.Operation, ir.OpView)) or owner.operation.name != "stablehlo.constant":
-        return None
-    shape = _emit.shape_of(value)
-    try:
-        array = np.array(ir.DenseIntElementsAttr(owner.attributes["value"]))
-    except (TypeError, ValueError):
-        return None
-    return np.broadcast_to(array.reshape(-1) if array.size == 1 else array, shape.dimensions)
 
 
 def vector_constant(values: Sequence[int], element_type: PrimitiveType, shape: Sequence[int],

@@ -1,0 +1,75 @@
+// RUN: %hlo-opt %s -p triangular-solve-expander --split-input-file | filecheck %s
+
+// Check that a batched left-side lower solve masks the lower triangle of a and runs forward
+// substitution: row i of x is (b[i] - a[i] @ x) / a[i, i].
+// CHECK-LABEL: func.func @left_lower
+// CHECK-NOT: stablehlo.triangular_solve
+// CHECK: %[[ROWS:.*]] = stablehlo.iota dim = 1 : tensor<2x3x3xi32>
+// CHECK: %[[COLS:.*]] = stablehlo.iota dim = 2 : tensor<2x3x3xi32>
+// CHECK: %[[MASK:.*]] = stablehlo.compare GE, %[[ROWS]], %[[COLS]], SIGNED
+// CHECK: %[[L:.*]] = stablehlo.select %[[MASK]], %arg0, %{{.*}}
+// CHECK: %[[W:.*]]:2 = stablehlo.while(%[[I:.*]] = %{{.*}}, %[[X:.*]] = %{{.*}}) : tensor<i32>, tensor<2x3x4xf32>
+// CHECK: %[[B:.*]] = stablehlo.dynamic_slice %arg1, %{{.*}}, %[[I]], %{{.*}}, sizes = [2, 1, 4]
+// CHECK: %[[A:.*]] = stablehlo.dynamic_slice %[[L]], %{{.*}}, %[[I]], %{{.*}}, sizes = [2, 1, 3]
+// CHECK: %[[AX:.*]] = stablehlo.dot_general %[[A]], %[[X]], batching_dims = [0] x [0], contracting_dims = [2] x [1]
+// CHECK: %[[R:.*]] = stablehlo.subtract %[[B]], %[[AX]]
+// CHECK: %[[D:.*]] = stablehlo.dynamic_slice %[[L]], %{{.*}}, %[[I]], %[[I]], sizes = [2, 1, 1]
+// CHECK: %[[Q:.*]] = stablehlo.divide %[[R]], %{{.*}}
+// CHECK: %[[X1:.*]] = stablehlo.dynamic_update_slice %[[X]], %[[Q]], %{{.*}}, %[[I]], %{{.*}}
+// CHECK: stablehlo.return %{{.*}}, %[[X1]]
+// CHECK: return %[[W]]#1
+func.func @left_lower(%a: tensor<2x3x3xf32>, %b: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
+  %r = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false,
+      transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<2x3x3xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return %r : tensor<2x3x4xf32>
+}
+
+// -----
+
+// Check that x a = b with a upper becomes a^T x^T = b^T with a^T lower; the unit diagonal
+// is not read (strictly lower mask, no division).
+// CHECK-LABEL: func.func @right_upper_unit
+// CHECK: %[[AT:.*]] = stablehlo.transpose %arg0, dims = [1, 0]
+// CHECK: %[[BT:.*]] = stablehlo.transpose %arg1, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK: %[[MASK:.*]] = stablehlo.compare GT
+// CHECK: stablehlo.select %[[MASK]], %[[AT]]
+// CHECK: %[[W:.*]]:2 = stablehlo.while
+// CHECK-NOT: stablehlo.divide
+// CHECK: %[[X:.*]] = stablehlo.transpose %[[W]]#1, dims = [1, 0] : (tensor<3x2xf32>) -> tensor<2x3xf32>
+// CHECK: return %[[X]]
+func.func @right_upper_unit(%a: tensor<3x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %r = "stablehlo.triangular_solve"(%a, %b) {left_side = false, lower = false, unit_diagonal = true,
+      transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<3x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}
+
+// -----
+
+// Check that a left-side upper solve of the adjoint of a lower a conjugates a^T (upper), then
+// reverses rows and columns to make it lower, and reverses the solution's rows back.
+// CHECK-LABEL: func.func @left_lower_adjoint
+// CHECK: %[[AT:.*]] = stablehlo.transpose %arg0, dims = [1, 0]
+// CHECK: stablehlo.negate
+// CHECK: %[[AH:.*]] = stablehlo.complex
+// CHECK: %[[AR:.*]] = stablehlo.reverse %[[AH]], dims = [0, 1]
+// CHECK: %[[BR:.*]] = stablehlo.reverse %arg1, dims = [0]
+// CHECK: %[[W:.*]]:2 = stablehlo.while
+// CHECK: stablehlo.dynamic_slice %[[BR]]
+// CHECK: %[[X:.*]] = stablehlo.reverse %[[W]]#1, dims = [0]
+// CHECK: return %[[X]]
+func.func @left_lower_adjoint(%a: tensor<3x3xcomplex<f32>>, %b: tensor<3x1xcomplex<f32>>) -> tensor<3x1xcomplex<f32>> {
+  %r = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false,
+      transpose_a = #stablehlo<transpose ADJOINT>} : (tensor<3x3xcomplex<f32>>, tensor<3x1xcomplex<f32>>) -> tensor<3x1xcomplex<f32>>
+  return %r : tensor<3x1xcomplex<f32>>
+}
+
+// -----
+
+// Check that other ops are left alone.
+// CHECK-LABEL: func.func @no_solve
+// CHECK-NEXT: stablehlo.dot_general
+// CHECK-NEXT: return
+func.func @no_solve(%a: tensor<3x3xf32>, %b: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  return %r : tensor<3x2xf32>
+}
