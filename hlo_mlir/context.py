@@ -12,8 +12,16 @@ import contextlib
 import os
 import sys
 import threading
+import types
 
 from iree.compiler import ir
+
+# The MLIR bindings look for a Python module of each dialect (``...dialects.stablehlo``)
+# whenever they wrap an op, and do not remember a failed import: IREE ships no StableHLO
+# op classes (ARCHITECTURE.md, decision 2), so every wrap retried the import, which was
+# about 80% of the pass pipelines' time. An empty module ends the search.
+for _dialect in ("stablehlo", "chlo"):
+    sys.modules.setdefault(f"iree.compiler.dialects.{_dialect}", types.ModuleType(f"iree.compiler.dialects.{_dialect}"))
 
 __all__ = ["get_context", "user_frame", "user_location", "location_text", "diagnostics_to_errors"]
 

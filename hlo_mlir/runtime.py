@@ -141,8 +141,10 @@ class Function:
         array = np.asarray(arg)
         if (array.dtype != shape.dtype and not _safe_scalar(arg, shape)) or not _fits(array.shape, shape):
             raise CallArgumentError(f"{self.name}: {what}: expected {shape}; got {_describe(arg)}.")
-        # Always a fresh, contiguous copy: the program may write into its argument buffers.
-        out.append(np.array(array, dtype=shape.dtype, copy=True, order="C"))
+        # Contiguous, converted only when needed: the runtime copies each argument into a
+        # fresh device buffer, so a program that writes into its argument buffers
+        # (iree-org/iree#16168) never reaches the caller's array (a test checks it).
+        out.append(np.asarray(array, dtype=shape.dtype, order="C"))
 
     def __call__(self, *args):
         flat = self._flatten_args(args)

@@ -178,7 +178,21 @@ class Shape:
 
     @staticmethod
     def from_mlir_type(t) -> "Shape":
-        """The Shape of an MLIR type; raises DTypeError for types XLA has no shape for."""
+        """The Shape of an MLIR type; raises DTypeError for types XLA has no shape for.
+
+        Shapes are immutable, so they are memoized by the type's text (passes ask for the
+        shapes of the same few types over and over)."""
+        key = str(t)
+        shape = _SHAPE_OF_TYPE.get(key)
+        if shape is None:
+            shape = Shape._from_mlir_type(t)
+            if len(_SHAPE_OF_TYPE) >= 4096:
+                _SHAPE_OF_TYPE.clear()
+            _SHAPE_OF_TYPE[key] = shape
+        return shape
+
+    @staticmethod
+    def _from_mlir_type(t) -> "Shape":
         from iree.compiler import ir
 
         if isinstance(t, ir.TupleType):
@@ -197,6 +211,9 @@ class Shape:
                 dims = [b if dyn else d for d, dyn, b in zip(dims, dynamic, bounds)]
             return Shape(_types.from_mlir_name(str(rt.element_type)), tuple(dims), (), tuple(dynamic))
         raise DTypeError(f"MLIR type {t} has no XLA shape.")
+
+
+_SHAPE_OF_TYPE: dict[str, Shape] = {}
 
 
 def _bounds_of(rt) -> list[int] | None:

@@ -1,4 +1,4 @@
-"""Shared pytest setup: markers and Vulkan detection.
+"""Shared pytest setup: markers, Vulkan detection, a private compile cache.
 
 Markers (declared in pyproject.toml): ``slow`` suites are deselected by default
 (run them with ``-m slow`` or ``-m ''``); ``vulkan`` tests compile for vulkan-spirv
@@ -9,15 +9,23 @@ runs them. A machine with an ICD whose device fails is a failure, not a skip.
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import functools
 import glob
 import os
+import shutil
+import tempfile
 
 import pytest
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "1")
+
+# The tests use a compile cache of their own (removed at exit), never the user's.
+if "HLO_MLIR_CACHE_DIR" not in os.environ:
+    os.environ["HLO_MLIR_CACHE_DIR"] = tempfile.mkdtemp(prefix="hlo-mlir-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["HLO_MLIR_CACHE_DIR"], True)
 
 # Where the Vulkan loader looks for driver manifests (Linux).
 _ICD_DIRS = ("/usr/share/vulkan/icd.d", "/usr/local/share/vulkan/icd.d", "/etc/vulkan/icd.d")

@@ -1,0 +1,189 @@
+"""Timing, the two systems under test, and the machine's measured peaks.
+
+- :func:`interleave` times many callables in interleaved rounds (a warm-up call each
+  first, excluded), so that load from other processes hits every configuration alike;
+  each sample repeats calls until ``min_time`` has passed; the result is every sample.
+- :class:`Ours` compiles with ``hlo_mlir.compile`` (our passes + IREE) and calls the
+  program two ways: through the public API (numpy in, numpy out: ``runtime.load(...).main``)
+  and raw, with inputs already on the device (IREE's own Python API).
+- :class:`Xla` compiles the *same* StableHLO module with XLA CPU (through jax, via the
+  test oracle, the one place that touches jax's private API) and calls it the same two ways.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+import time
+from typing import Callable, Sequence
+
+os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "1")
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+
+import numpy as np  # noqa: E402
+
+__all__ = ["interleave", "median", "geomean", "Ours", "Xla", "compare", "machine_info", "save_json", "EXTRA_FLAGS"]
+
+# IREE flags added to every hlo-mlir compile of a benchmark run (``--iree-flag``), to
+# measure a proposed change of the defaults; recorded in the results.
+EXTRA_FLAGS: list[str] = []
+
+
+def _sample(fn: Callable[[], object], min_time: float) -> float:
+    """Seconds per call of ``fn``, repeating until ``min_time`` has passed (at least once)."""
+    calls, start = 0, time.perf_counter()
+    while True:
+        fn()
+        calls += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_time:
+            return elapsed / calls
+
+
+def interleave(cases: dict[str, Callable[[], object]], rounds: int, min_time: float,
+               budget: float | None = None) -> dict[str, list[float]]:
+    """Samples of seconds per call for each case, ``rounds`` interleaved rounds.
+
+    The round order rotates so that no case always follows the same neighbour. With
+    ``budget`` (seconds), fewer rounds (at least 2) run when one round would not fit.
+    """
+    names = list(cases)
+    first = {}
+    for name in names:  # warm-up: excluded from the samples; also sizes the rounds
+        start = time.perf_counter()
+        cases[name]()
+        first[name] = time.perf_counter() - start
+    if budget is not None:
+        per_round = sum(max(t, min_time) for t in first.values())
+        rounds = max(2, min(rounds, int(budget / max(per_round, 1e-9))))
+    samples: dict[str, list[float]] = {n: [] for n in names}
+    for r in range(rounds):
+        order = names[r % len(names):] + names[:r % len(names)]
+        for name in order:
+            samples[name].append(_sample(cases[name], min_time))
+    return samples
+
+
+def median(samples: Sequence[float]) -> float:
+    return statistics.median(samples)
+
+
+def geomean(values: Sequence[float]) -> float:
+    values = [v for v in values if v and v > 0 and math.isfinite(v)]
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else float("nan")
+
+
+class Ours:
+    """The program compiled by hlo-mlir for llvm-cpu, callable on each local driver."""
+
+    def __init__(self, source, flags: Sequence[str] = (), passes: str = "O2"):
+        import hlo_mlir
+
+        start = time.perf_counter()
+        self.vmfb = hlo_mlir.compile(source, "llvm-cpu", flags=[*EXTRA_FLAGS, *flags], passes=passes)
+        self.compile_seconds = time.perf_counter() - start
+        self._loaded: dict[str, object] = {}
+        self._raw: dict[str, tuple] = {}
+
+    def api(self, driver: str) -> Callable:
+        """``LoadedModule.main``: numpy in (copied), numpy out."""
+        import hlo_mlir
+
+        if driver not in self._loaded:
+            self._loaded[driver] = hlo_mlir.runtime.load(self.vmfb, driver).main
+        return self._loaded[driver]
+
+    def raw(self, driver: str, args: Sequence[np.ndarray]) -> Callable[[], object]:
+        """A call with the inputs already in device buffers (IREE's own runtime API)."""
+        import iree.runtime as rt
+
+        if driver not in self._raw:
+            config = rt.Config(driver)
+            context = rt.SystemContext(config=config)
+            vm_module = rt.VmModule.copy_buffer(context.instance, self.vmfb)
+            context.add_vm_module(vm_module)
+            self._raw[driver] = (config, context.modules[vm_module.name]["main"], context)
+        config, fn, _ = self._raw[driver]
+        device_args = [rt.asdevicearray(config.device, np.ascontiguousarray(a)) for a in args]
+        return lambda: fn(*device_args)
+
+
+class Xla:
+    """The same StableHLO module on XLA CPU (compiled once)."""
+
+    def __init__(self, source):
+        import jax
+        from tests import oracle
+
+        client, xc = oracle._backend()
+        text, self.params, self.results = oracle._flat_entry_text(source)
+        self._device = client.local_devices()[0]
+        start = time.perf_counter()
+        self._exe = client.compile_and_load(text, xc.DeviceList((self._device,)), xc.CompileOptions())
+        self.compile_seconds = time.perf_counter() - start
+        self._jax = jax
+
+    def _put(self, args):
+        return [self._jax.device_put(np.asarray(a, dtype=s.dtype), self._device) for a, s in zip(args, self.params)]
+
+    def api(self, *args):
+        """numpy in, numpy out (what a JAX user pays per call)."""
+        outs = [np.asarray(o) for o in self._exe.execute(self._put(args))]
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def raw(self, args) -> Callable[[], object]:
+        bufs = self._put(args)
+
+        def call():
+            outs = self._exe.execute(bufs)
+            for o in outs:
+                o.block_until_ready()
+            return outs
+
+        return call
+
+
+def compare(actual, expected, rtol: float, atol: float) -> dict:
+    """``{"ok": bool, "max_abs_err": ..., "detail": ...}`` for one pair of outputs."""
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    if actual.shape != expected.shape:
+        return {"ok": False, "max_abs_err": None, "detail": f"shape {actual.shape} != {expected.shape}"}
+    a = actual.astype(np.float64) if actual.dtype.kind not in "biu" else actual.astype(np.int64)
+    e = expected.astype(np.float64) if expected.dtype.kind not in "biu" else expected.astype(np.int64)
+    err = np.abs(a - e)
+    max_err = float(np.nanmax(err)) if err.size else 0.0
+    ok = bool(np.all(np.isclose(a, e, rtol=rtol, atol=atol, equal_nan=True)))
+    bad = int(np.count_nonzero(~np.isclose(a, e, rtol=rtol, atol=atol, equal_nan=True)))
+    return {"ok": ok, "max_abs_err": max_err,
+            "detail": "" if ok else f"{bad} of {e.size} elements differ beyond rtol={rtol}, atol={atol}"}
+
+
+def save_json(path: str, data) -> None:
+    """Writes ``data`` to ``path`` as JSON (nothing when ``path`` is empty)."""
+    if path:
+        import json
+
+        with open(path, "w") as f:
+            json.dump(data, f, indent=1)
+
+
+def machine_info() -> dict:
+    import importlib.metadata
+    import platform
+
+    model = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "")
+    except OSError:
+        pass
+    versions = {}
+    for dist in ("iree-base-compiler", "iree-base-runtime", "jax", "jaxlib", "numpy"):
+        try:
+            versions[dist] = importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            versions[dist] = None
+    return {"cpu": model, "cores": os.cpu_count(), "platform": platform.platform(),
+            "python": platform.python_version(), "versions": versions,
+            "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None}

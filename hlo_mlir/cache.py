@@ -1,0 +1,203 @@
+"""A persistent cache of compiled ``.vmfb`` bytes, shared by every process of a user.
+
+``hlo_mlir.compile`` asks it before doing any work: the key is a SHA-256 over
+everything that decides the output, so a hit skips our passes *and* IREE:
+
+- the input module, as MLIR bytecode of the module ``compile`` received (locations
+  included: the same program built from other source lines is a different entry);
+- the target, the pass spec, whether the IREE legalizations run, and the full IREE
+  flag list (the target's defaults merged with the caller's flags);
+- the versions of ``iree-base-compiler`` and ``iree-base-runtime`` and a digest of the
+  hlo-mlir sources (``hlo_mlir``, ``dialect_ops``, ``pipelines``), so a changed pass or
+  a new IREE never serves an old binary.
+
+Entries live in ``$HLO_MLIR_CACHE_DIR``, else ``$XDG_CACHE_HOME/hlo-mlir``, else
+``~/.cache/hlo-mlir``; ``HLO_MLIR_CACHE=0`` turns the cache off. Each entry is a small
+header (magic, payload length, payload SHA-256) and the vmfb, written to a temporary
+file in the same directory and renamed into place (``os.replace`` is atomic), so a
+concurrent reader sees a whole entry or none. A truncated or corrupt entry fails its
+checksum: it is deleted and the program recompiled, never loaded. When the directory
+grows past ``HLO_MLIR_CACHE_MAX_BYTES`` (default 2 GiB) the least recently used
+entries are removed.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.metadata
+import os
+import tempfile
+from pathlib import Path
+from typing import Callable, Sequence
+
+__all__ = ["CompileCache", "compile_key", "default_cache", "cached", "cache_dir", "versions"]
+
+_MAGIC = b"hlo-mlir-vmfb-cache/1\n"
+_SUFFIX = ".vmfb-entry"
+_DEFAULT_MAX_BYTES = 2 << 30
+_SOURCE_PACKAGES = ("hlo_mlir", "dialect_ops", "pipelines")
+
+
+def cache_dir() -> Path:
+    """Where entries live: ``$HLO_MLIR_CACHE_DIR``, ``$XDG_CACHE_HOME/hlo-mlir`` or
+    ``~/.cache/hlo-mlir``."""
+    explicit = os.environ.get("HLO_MLIR_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "hlo-mlir"
+
+
+def _enabled() -> bool:
+    return os.environ.get("HLO_MLIR_CACHE", "1").strip().lower() not in ("0", "false", "off", "no")
+
+
+@functools.cache
+def versions() -> tuple[tuple[str, str], ...]:
+    """What the key records about the software: IREE's versions and a digest of our sources."""
+    found = []
+    for dist in ("iree-base-compiler", "iree-base-runtime"):
+        try:
+            found.append((dist, importlib.metadata.version(dist)))
+        except importlib.metadata.PackageNotFoundError:
+            found.append((dist, "unknown"))
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for package in _SOURCE_PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    found.append(("hlo-mlir-sources", digest.hexdigest()))
+    return tuple(found)
+
+
+def compile_key(module_bytes: bytes, target: str, flags: Sequence[str], passes: str, legalize: bool) -> str:
+    """The SHA-256 (hex) naming the vmfb that ``compile`` makes from these inputs."""
+    h = hashlib.sha256()
+
+    def field(name: str, value: bytes) -> None:  # length-prefixed: no two inputs collide
+        h.update(f"{name}:{len(value)}:".encode() + value)
+
+    for name, version in versions():
+        field(name, version.encode())
+    field("target", target.encode())
+    field("flags", "\0".join(flags).encode())
+    field("passes", passes.encode())
+    field("legalize", b"1" if legalize else b"0")
+    field("module", bytes(module_bytes))
+    return h.hexdigest()
+
+
+class CompileCache:
+    """A directory of vmfb entries keyed by :func:`compile_key`."""
+
+    def __init__(self, directory: str | os.PathLike | None = None, max_bytes: int | None = None):
+        self.directory = Path(directory) if directory is not None else cache_dir()
+        if max_bytes is None:
+            max_bytes = int(os.environ.get("HLO_MLIR_CACHE_MAX_BYTES", _DEFAULT_MAX_BYTES))
+        self.max_bytes = max_bytes
+
+    def path(self, key: str) -> Path:
+        return self.directory / key[:2] / (key + _SUFFIX)
+
+    def get(self, key: str) -> bytes | None:
+        """The cached vmfb for ``key``, or None (missing, unreadable, or corrupt: then removed)."""
+        path = self.path(key)
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        payload = _unpack(data)
+        if payload is None:
+            _remove(path)  # corrupt or truncated: never load it, recompile instead
+            return None
+        try:
+            os.utime(path)  # recently used: pruning keeps it
+        except OSError:
+            pass
+        return payload
+
+    def put(self, key: str, vmfb: bytes) -> None:
+        """Stores ``vmfb`` under ``key`` atomically; a cache that cannot be written is skipped."""
+        path = self.path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+        except OSError:
+            return
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(_pack(vmfb))
+            os.replace(tmp, path)
+        except OSError:
+            _remove(Path(tmp))
+            return
+        self.prune()
+
+    def entries(self) -> list[Path]:
+        return list(self.directory.glob("*/*" + _SUFFIX))
+
+    def prune(self) -> None:
+        """Removes least recently used entries until the cache fits in ``max_bytes``."""
+        sized = []
+        for p in self.entries():
+            try:
+                st = p.stat()
+            except OSError:
+                continue  # removed by another process meanwhile
+            sized.append((st.st_mtime, st.st_size, p))
+        total = sum(size for _, size, _ in sized)
+        for _, size, p in sorted(sized, key=lambda e: e[0]):
+            if total <= self.max_bytes:
+                break
+            _remove(p)
+            total -= size
+
+    def clear(self) -> None:
+        for p in self.entries():
+            _remove(p)
+
+
+def default_cache() -> CompileCache | None:
+    """The user's cache, or None when ``HLO_MLIR_CACHE=0``."""
+    return CompileCache() if _enabled() else None
+
+
+def cached(key: str, produce: Callable[[], bytes]) -> bytes:
+    """The vmfb for ``key`` from the default cache, else ``produce()`` (then stored)."""
+    cache = default_cache()
+    if cache is None:
+        return produce()
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    vmfb = produce()
+    cache.put(key, vmfb)
+    return vmfb
+
+
+def _pack(payload: bytes) -> bytes:
+    return _MAGIC + f"{len(payload)} {hashlib.sha256(payload).hexdigest()}\n".encode() + payload
+
+
+def _unpack(data: bytes) -> bytes | None:
+    if not data.startswith(_MAGIC):
+        return None
+    header, sep, payload = data[len(_MAGIC):].partition(b"\n")
+    if not sep:
+        return None
+    try:
+        size_text, digest = header.decode("ascii").split(" ")
+        size = int(size_text)
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if len(payload) != size or hashlib.sha256(payload).hexdigest() != digest:
+        return None
+    return payload
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass
