@@ -18,7 +18,7 @@ import numpy as np
 from iree.compiler import ir
 
 from dialect_ops import _emit
-from dialect_ops.shape_ops import _int
+from dialect_ops._args import int_arg
 from dialect_ops.tuple_ops import tuple_
 from hlo_mlir.builder import XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
@@ -40,7 +40,7 @@ def _batch_norm_rule(op_name: str, operand: Shape, features: Sequence[tuple[str,
         raise ShapeError(f"{op_name} requires an operand of rank >= 1; got {operand}.")
     if isinstance(epsilon, bool) or not isinstance(epsilon, (float, int, np.floating, np.integer)):
         raise InvalidArgumentError(f"{op_name} requires a float epsilon; got {epsilon!r}.")
-    index = _int(op_name, "feature_index", feature_index)
+    index = int_arg(op_name, "feature_index", feature_index)
     if not 0 <= index < operand.rank:
         raise InvalidArgumentError(f"{op_name} requires feature_index in [0, {operand.rank}) for operand "
                                    f"{operand}; got {index}.")

@@ -25,7 +25,7 @@ from iree.compiler import ir
 
 from dialect_ops import _emit
 from dialect_ops.elementwise import Add
-from dialect_ops.shape_ops import _int, _ints, _require_static
+from dialect_ops._args import int_arg, int_list, require_static
 from dialect_ops.tuple_ops import get_tuple_element, tuple_
 from hlo_mlir.builder import Parameter, XlaBuilder, XlaComputation, XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
@@ -54,7 +54,7 @@ def set_replica_count(builder: XlaBuilder, num_replicas: int, num_partitions: in
     if not isinstance(builder, XlaBuilder):
         raise InvalidArgumentError(f"set_replica_count requires an XlaBuilder; got {type(builder).__name__}.")
     for what, n in (("num_replicas", num_replicas), ("num_partitions", num_partitions)):
-        if _int("set_replica_count", what, n) < 1:
+        if int_arg("set_replica_count", what, n) < 1:
             raise InvalidArgumentError(f"set_replica_count requires {what} >= 1; got {n}.")
     attributes = builder.module.operation.attributes
     with builder.module.context:
@@ -80,7 +80,7 @@ def replica_groups_rule(op_name: str, replica_groups, num_replicas: int | None =
     if replica_groups is None:
         return []
     try:
-        groups = [_ints(op_name, "replica_groups", g) for g in replica_groups]
+        groups = [int_list(op_name, "replica_groups", g) for g in replica_groups]
     except TypeError:
         raise InvalidArgumentError(f"{op_name} requires replica_groups as a list of lists of replica ids; "
                                    f"got {replica_groups!r}.") from None
@@ -111,7 +111,7 @@ def source_target_pairs_rule(pairs, num_replicas: int | None = None,
     """``source_target_pairs`` as (source, target) ints: no source and no target twice (the
     spec's restriction), every id in ``[0, N)`` when N is known."""
     try:
-        pairs = [tuple(_ints(op_name, "source_target_pairs", p)) for p in pairs]
+        pairs = [tuple(int_list(op_name, "source_target_pairs", p)) for p in pairs]
     except TypeError:
         raise InvalidArgumentError(f"{op_name} requires source_target_pairs as (source, target) pairs; "
                                    f"got {pairs!r}.") from None
@@ -163,7 +163,7 @@ def _channel_attrs(op_name: str, channel_id, use_global_device_ids: bool = False
     attrs = {}
     if channel_id is not None:
         # Channel ids are positive: XLA reserves 0 for "no channel".
-        if _int(op_name, "channel_id", channel_id) < 1:
+        if int_arg(op_name, "channel_id", channel_id) < 1:
             raise InvalidArgumentError(f"{op_name} requires a positive channel_id; got {channel_id}.")
         attrs["channel_handle"] = _emit.parse_attr(f"#stablehlo.channel_handle<handle = {int(channel_id)}, type = 1>")
     if use_global_device_ids:
@@ -215,7 +215,7 @@ def _computation(op_name: str, computation) -> XlaComputation:
 
 
 def _dimension(op_name: str, what: str, value, operand: Shape) -> int:
-    d = _int(op_name, what, value)
+    d = int_arg(op_name, what, value)
     if not 0 <= d < operand.rank:
         raise InvalidArgumentError(f"{op_name} requires {what} in [0, {operand.rank}); got {d} for operand {operand}.")
     return d
@@ -225,7 +225,7 @@ def _group_count(op_name: str, what: str, value, replica_groups, num_replicas: i
                  dimension: int | None = None, dimension_what: str = "") -> int:
     """A positive shard/split count: the size of every replica group (of all replicas when the
     groups are empty and N is known) and, with ``dimension``, a divisor of its size."""
-    n = _int(op_name, what, value)
+    n = int_arg(op_name, what, value)
     if n < 1:
         raise InvalidArgumentError(f"{op_name} requires a positive {what}; got {n}.")
     if dimension is not None and operand.dimensions[dimension] % n:
@@ -287,7 +287,7 @@ def CrossReplicaSum(operand: XlaOp, replica_groups=None) -> XlaOp:
 def all_reduce_rule(operand: Shape, reducer: ProgramShape | None = None, replica_groups=None,
                     num_replicas: int | None = None) -> Shape:
     """AllReduce of one array keeps its shape; groups may differ in size (StableHLO pads them)."""
-    _require_static("AllReduce", operand)
+    require_static("AllReduce", operand)
     replica_groups_rule("AllReduce", replica_groups, num_replicas, equal_sizes=False)
     _check_reducer("AllReduce", reducer, operand.element_type)
     return operand
@@ -321,7 +321,7 @@ def AllGather(operand: XlaOp, all_gather_dimension: int, shard_count: int, repli
 
 def all_gather_rule(operand: Shape, all_gather_dimension: int, shard_count: int, replica_groups=None,
                     num_replicas: int | None = None) -> Shape:
-    _require_static("AllGather", operand)
+    require_static("AllGather", operand)
     d = _dimension("AllGather", "all_gather_dimension", all_gather_dimension, operand)
     n = _group_count("AllGather", "shard_count", shard_count, replica_groups, num_replicas, operand)
     sizes = list(operand.dimensions)
@@ -352,7 +352,7 @@ def AllToAll(operand: XlaOp, split_dimension: int, concat_dimension: int, split_
 
 def all_to_all_rule(operand: Shape, split_dimension: int, concat_dimension: int, split_count: int,
                     replica_groups=None, num_replicas: int | None = None) -> Shape:
-    _require_static("AllToAll", operand)
+    require_static("AllToAll", operand)
     split = _dimension("AllToAll", "split_dimension", split_dimension, operand)
     concat = _dimension("AllToAll", "concat_dimension", concat_dimension, operand)
     n = _group_count("AllToAll", "split_count", split_count, replica_groups, num_replicas, operand, split, "split")
@@ -393,7 +393,7 @@ def ReduceScatter(operand: XlaOp, computation: XlaComputation, scatter_dimension
 
 def reduce_scatter_rule(operand: Shape, scatter_dimension: int, shard_count: int, replica_groups=None,
                         reducer: ProgramShape | None = None, num_replicas: int | None = None) -> Shape:
-    _require_static("ReduceScatter", operand)
+    require_static("ReduceScatter", operand)
     d = _dimension("ReduceScatter", "scatter_dimension", scatter_dimension, operand)
     n = _group_count("ReduceScatter", "shard_count", shard_count, replica_groups, num_replicas, operand, d,
                      "scatter")
@@ -428,7 +428,7 @@ def CollectivePermute(operand: XlaOp, source_target_pairs: Sequence[tuple[int, i
 
 
 def collective_permute_rule(operand: Shape, source_target_pairs, num_replicas: int | None = None) -> Shape:
-    _require_static("CollectivePermute", operand)
+    require_static("CollectivePermute", operand)
     source_target_pairs_rule(source_target_pairs, num_replicas)
     return operand
 

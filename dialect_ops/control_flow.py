@@ -31,13 +31,13 @@ against XLA CPU), so no expander is needed.
 
 from __future__ import annotations
 
-import inspect
 from typing import Callable, Sequence
 
 from iree.compiler import ir
 
 from dialect_ops import _emit
-from dialect_ops.shape_ops import _ints, broadcast_in_dim
+from dialect_ops._args import bind_form, int_list
+from dialect_ops.shape_ops import broadcast_in_dim
 from dialect_ops.tuple_ops import get_tuple_element, tuple_
 from hlo_mlir.builder import XlaBuilder, XlaComputation, XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
@@ -262,13 +262,9 @@ def Conditional(*args, **kwargs) -> XlaOp:
     """
     indexed = "branch_computations" in kwargs or (len(args) > 1 and isinstance(args[1], (list, tuple)))
     form = _indexed_conditional if indexed else _predicated_conditional
-    try:
-        bound = inspect.signature(form).bind(*args, **kwargs)
-    except TypeError as e:
-        raise InvalidArgumentError(
-            "Conditional requires (predicate, true_operand, true_computation, false_operand, "
-            f"false_computation) or (branch_index, branch_computations, branch_operands); got {e}.") from None
-    return form(*bound.args, **bound.kwargs)
+    return bind_form("Conditional", form, args, kwargs,
+                     "(predicate, true_operand, true_computation, false_operand, false_computation) or "
+                     "(branch_index, branch_computations, branch_operands)")
 
 
 def _conditional(b: XlaBuilder, index_form: tuple[XlaOp, Shape, str], computations: list,
@@ -378,7 +374,7 @@ def map_rule(operands: Sequence[Shape], computation: ProgramShape, dimensions: S
                          f"{', '.join(str(s) for s in operands)}.")
     rank = ranked[0].rank
     # XLA maps over every dimension only ("a subset of dimensions currently not supported").
-    if _ints("Map", "dimensions", dimensions) != list(range(rank)):
+    if int_list("Map", "dimensions", dimensions) != list(range(rank)):
         raise InvalidArgumentError(f"Map requires dimensions {list(range(rank))} (all of the operands', "
                                    f"in order); got {list(dimensions)}.")
     if len(computation.parameters) != len(operands):

@@ -21,7 +21,7 @@ from iree.compiler import ir
 
 from dialect_ops import _emit
 from dialect_ops.linalg import _precisions, _result_type
-from dialect_ops.shape_ops import _int, _ints
+from dialect_ops._args import int_arg, int_list
 from dialect_ops.windows import (
     MakePadding,
     _dilated,
@@ -60,11 +60,11 @@ class ConvolutionDimensionNumbers:
 
     def __post_init__(self):
         for name in ("input_spatial_dimensions", "kernel_spatial_dimensions", "output_spatial_dimensions"):
-            object.__setattr__(self, name, tuple(_ints("ConvolutionDimensionNumbers", name, getattr(self,
+            object.__setattr__(self, name, tuple(int_list("ConvolutionDimensionNumbers", name, getattr(self,
                                                                                                     name))))
         for name in ("input_batch_dimension", "input_feature_dimension", "kernel_input_feature_dimension",
                      "kernel_output_feature_dimension", "output_batch_dimension", "output_feature_dimension"):
-            object.__setattr__(self, name, _int("ConvolutionDimensionNumbers", name, getattr(self, name)))
+            object.__setattr__(self, name, int_arg("ConvolutionDimensionNumbers", name, getattr(self, name)))
 
     @staticmethod
     def default(num_spatial_dims: int) -> "ConvolutionDimensionNumbers":
@@ -206,7 +206,7 @@ def ConvGeneralDilated(lhs: XlaOp, rhs: XlaOp, window_strides: Sequence[int], pa
 
 # --- shape rule -----------------------------------------------------------------------------------
 def _spatial_list(op_name: str, what: str, values, n: int) -> list[int]:
-    values = _ints(op_name, what, values)
+    values = int_list(op_name, what, values)
     if len(values) != n:
         raise InvalidArgumentError(f"{op_name} requires one entry of {what} per spatial dimension ({n}); "
                                    f"got {values}.")
@@ -256,8 +256,8 @@ def conv_general_dilated_rule(lhs: Shape, rhs: Shape, window_strides: Sequence[i
     if not (et.is_integer or et.is_floating_point or et.is_complex):
         raise DTypeError(f"{op_name} requires integer, floating-point or complex operands; got {lhs}.")
     n = lhs.rank - 2
-    fgc = _int(op_name, "feature_group_count", feature_group_count)
-    bgc = _int(op_name, "batch_group_count", batch_group_count)
+    fgc = int_arg(op_name, "feature_group_count", feature_group_count)
+    bgc = int_arg(op_name, "batch_group_count", batch_group_count)
     if fgc < 1 or bgc < 1:
         raise InvalidArgumentError(f"{op_name} requires positive feature_group_count and batch_group_count; "
                                    f"got {fgc} and {bgc}.")

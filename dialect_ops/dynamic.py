@@ -20,7 +20,7 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from dialect_ops import _emit
-from dialect_ops.shape_ops import _int, _require_array
+from dialect_ops._args import int_arg, require_array
 from hlo_mlir.builder import XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape
@@ -33,8 +33,8 @@ _SIZE = Shape.scalar_shape(PrimitiveType.S32)
 
 
 def _dimension(op_name: str, operand: Shape, dimension) -> int:
-    _require_array(op_name, operand)
-    d = _int(op_name, "dimension", dimension)
+    require_array(op_name, operand)
+    d = int_arg(op_name, "dimension", dimension)
     if not 0 <= d < operand.rank:
         raise InvalidArgumentError(f"{op_name} requires dimension in [0, {operand.rank}); got {d} for "
                                    f"operand {operand}.")

@@ -18,7 +18,7 @@ import enum
 from iree.compiler import ir
 
 from dialect_ops import _emit
-from dialect_ops.shape_ops import _ints
+from dialect_ops._args import int_list
 from hlo_mlir.builder import XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape
@@ -58,7 +58,7 @@ def Fft(operand: XlaOp, fft_type, fft_length) -> XlaOp:
 def fft_rule(operand: Shape, fft_type, fft_length) -> Shape:
     """The result shape of Fft (XLA's ShapeInference::InferFftShape)."""
     kind = _fft_type(fft_type)
-    lengths = _ints("Fft", "fft_length", fft_length)
+    lengths = int_list("Fft", "fft_length", fft_length)
     if not 1 <= len(lengths) <= 3:
         raise InvalidArgumentError(f"Fft requires 1 to 3 fft_length values (axes); got {lengths}.")
     if any(n < 0 for n in lengths):
@@ -96,4 +96,4 @@ def fft(operand: ir.Value, fft_type, fft_length) -> ir.Value:
     result = fft_rule(_emit.shape_of(operand), fft_type, fft_length)
     return _emit.create("stablehlo.fft", [operand], [_emit.type_of(result)],
                         {"fft_type": _emit.parse_attr(f"#stablehlo<fft_type {_fft_type(fft_type).value}>"),
-                         "fft_length": _emit.i64_array(_ints("Fft", "fft_length", fft_length))}).result
+                         "fft_length": _emit.i64_array(int_list("Fft", "fft_length", fft_length))}).result

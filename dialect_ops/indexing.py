@@ -25,7 +25,8 @@ from typing import Callable, Sequence
 from iree.compiler import ir
 
 from dialect_ops import _emit
-from dialect_ops.shape_ops import _int, _ints, _require_static, reshape
+from dialect_ops._args import int_arg, int_list, require_static
+from dialect_ops.shape_ops import reshape
 from dialect_ops.slicing import slice_
 from dialect_ops.tuple_ops import tuple_
 from hlo_mlir.builder import XlaComputation, XlaOp, builder_of
@@ -40,7 +41,7 @@ __all__ = ["DynamicSlice", "dynamic_slice", "dynamic_slice_rule",
 
 # --- shared checks ---------------------------------------------------------------------------
 def _require_integer_indices(op_name: str, shape: Shape, what: str) -> None:
-    _require_static(op_name, shape, what)
+    require_static(op_name, shape, what)
     if not shape.element_type.is_integer:
         raise DTypeError(f"{op_name} requires {what} of an integer type; got {shape}.")
 
@@ -105,9 +106,9 @@ def DynamicSlice(operand: XlaOp, start_indices, slice_sizes: Sequence[int]) -> X
 
 
 def dynamic_slice_rule(operand: Shape, start_indices: Sequence[Shape], slice_sizes: Sequence[int]) -> Shape:
-    _require_static("DynamicSlice", operand)
+    require_static("DynamicSlice", operand)
     _start_index_rule("DynamicSlice", operand, start_indices)
-    sizes = _ints("DynamicSlice", "slice_sizes", slice_sizes)
+    sizes = int_list("DynamicSlice", "slice_sizes", slice_sizes)
     if len(sizes) != operand.rank or any(not 0 <= s <= d for s, d in zip(sizes, operand.dimensions)):
         raise ShapeError(f"DynamicSlice requires one slice size per operand dimension with 0 <= size <= "
                          f"dimension; got slice_sizes {sizes} for operand {operand}.")
@@ -134,8 +135,8 @@ def DynamicUpdateSlice(operand: XlaOp, update: XlaOp, start_indices) -> XlaOp:
 
 
 def dynamic_update_slice_rule(operand: Shape, update: Shape, start_indices: Sequence[Shape]) -> Shape:
-    _require_static("DynamicUpdateSlice", operand)
-    _require_static("DynamicUpdateSlice", update, "update")
+    require_static("DynamicUpdateSlice", operand)
+    require_static("DynamicUpdateSlice", update, "update")
     if update.element_type != operand.element_type:
         raise DTypeError(f"DynamicUpdateSlice requires an update of the operand's element type; "
                          f"got update {update} for operand {operand}.")
@@ -166,9 +167,9 @@ class _DimensionNumbers:
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name in self._SCALARS:
-                object.__setattr__(self, f.name, _int(type(self).__name__, f.name, value))
+                object.__setattr__(self, f.name, int_arg(type(self).__name__, f.name, value))
             else:
-                object.__setattr__(self, f.name, tuple(_ints(type(self).__name__, f.name, value)))
+                object.__setattr__(self, f.name, tuple(int_list(type(self).__name__, f.name, value)))
 
     def attribute_text(self) -> str:
         def text(name):
@@ -287,10 +288,10 @@ def gather_rule(operand: Shape, start_indices: Shape, dimension_numbers: GatherD
     constraints C1-C23)."""
     op = "Gather"
     dn = _dnums(op, GatherDimensionNumbers, dimension_numbers)
-    _require_static(op, operand)
+    require_static(op, operand)
     _require_integer_indices(op, start_indices, "start_indices")
     _require_bool(op, "indices_are_sorted", indices_are_sorted)
-    sizes = _ints(op, "slice_sizes", slice_sizes)
+    sizes = int_list(op, "slice_sizes", slice_sizes)
     batch = _index_batch_dims(op, start_indices, dn.index_vector_dim, dn.start_index_map, "start_index_map")
     result_rank = len(batch) + len(dn.offset_dims)
     _check_dims(op, "offset_dims", dn.offset_dims, result_rank, f"rank of the result", ordered=True)
@@ -377,8 +378,8 @@ def scatter_rule(operands: Sequence[Shape], scatter_indices: Shape, updates: Seq
         raise InvalidArgumentError(f"Scatter requires N >= 1 operands and as many updates; got "
                                    f"{len(operands)} operands and {len(updates)} updates.")
     for i, (s, u) in enumerate(zip(operands, updates)):
-        _require_static(op, s, f"operand {i}")
-        _require_static(op, u, f"updates {i}")
+        require_static(op, s, f"operand {i}")
+        require_static(op, u, f"updates {i}")
         if s.dimensions != operands[0].dimensions or u.dimensions != updates[0].dimensions:
             raise ShapeError(f"Scatter requires operands of one shape and updates of one shape; got operands "
                              f"{', '.join(map(str, operands))} and updates {', '.join(map(str, updates))}.")

@@ -16,7 +16,7 @@ from typing import ClassVar
 from iree.compiler import ir
 
 from dialect_ops import _emit
-from dialect_ops.shape_ops import _ints
+from dialect_ops._args import int_list
 from hlo_mlir import types as _types
 from hlo_mlir.builder import XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
@@ -90,7 +90,7 @@ class DotDimensionNumbers:
     def __post_init__(self):
         for name in ("lhs_contracting_dimensions", "rhs_contracting_dimensions",
                      "lhs_batch_dimensions", "rhs_batch_dimensions"):
-            object.__setattr__(self, name, tuple(_ints("DotDimensionNumbers", name, getattr(self, name))))
+            object.__setattr__(self, name, tuple(int_list("DotDimensionNumbers", name, getattr(self, name))))
 
     @staticmethod
     def of(value) -> "DotDimensionNumbers":

@@ -9,13 +9,12 @@ returns one tuple-shaped XlaOp (read it with GetTupleElement); the emit function
 
 from __future__ import annotations
 
-import inspect
 from typing import Callable, Sequence
 
 from iree.compiler import ir
 
 from dialect_ops import _emit
-from dialect_ops.shape_ops import _dimension_list, _int
+from dialect_ops._args import bind_form, dimension_list, int_arg
 from dialect_ops.tuple_ops import tuple_
 from hlo_mlir.builder import XlaBuilder, XlaComputation, XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
@@ -54,13 +53,9 @@ def Reduce(*args, **kwargs) -> XlaOp:
     """
     variadic = (bool(args) and isinstance(args[0], XlaBuilder)) or "builder" in kwargs
     form = _variadic_reduce if variadic else _single_reduce
-    try:
-        bound = inspect.signature(form).bind(*args, **kwargs)
-    except TypeError as e:
-        raise InvalidArgumentError(
-            "Reduce requires (operand, init_value, computation, dimensions_to_reduce) or (builder, "
-            f"operands, init_values, computation, dimensions_to_reduce); got {e}.") from None
-    return form(*bound.args, **bound.kwargs)
+    return bind_form("Reduce", form, args, kwargs,
+                     "(operand, init_value, computation, dimensions_to_reduce) or (builder, operands, "
+                     "init_values, computation, dimensions_to_reduce)")
 
 
 def _reduce(b: XlaBuilder, operands: list[XlaOp], init_values: list[XlaOp], computation: XlaComputation,
@@ -82,7 +77,7 @@ def reduce_rule(operands: Sequence[Shape], init_values: Sequence[Shape], dimensi
     init values' element types. ``reducer`` (the computation's program shape) is checked
     when given (XLA's ShapeInference::InferReduceShape and VerifyReducerShape)."""
     reduce_operands_rule(operands, init_values)
-    dims = _dimension_list("Reduce", "dimensions_to_reduce", dimensions, operands[0])
+    dims = dimension_list("Reduce", "dimensions_to_reduce", dimensions, operands[0])
     if reducer is not None:
         reducer_rule(reducer, [s.element_type for s in operands])
     kept = [size for d, size in enumerate(operands[0].dimensions) if d not in dims]
@@ -163,9 +158,9 @@ def reduce_precision_rule(operand: Shape, exponent_bits: int, mantissa_bits: int
     if not operand.is_array or not operand.element_type.is_floating_point:
         raise DTypeError(f"ReducePrecision requires a floating-point operand; got {operand}.")
     # At least one exponent bit tells zero from infinity (both have a zero mantissa).
-    if _int("ReducePrecision", "exponent_bits", exponent_bits) < 1:
+    if int_arg("ReducePrecision", "exponent_bits", exponent_bits) < 1:
         raise InvalidArgumentError(f"ReducePrecision requires exponent_bits >= 1; got {exponent_bits}.")
-    if _int("ReducePrecision", "mantissa_bits", mantissa_bits) < 0:
+    if int_arg("ReducePrecision", "mantissa_bits", mantissa_bits) < 0:
         raise InvalidArgumentError(f"ReducePrecision requires mantissa_bits >= 0; got {mantissa_bits}.")
     return operand
 

@@ -18,6 +18,8 @@ from dialect_ops import _emit
 from hlo_mlir.builder import XlaBuilder, XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape
+from dialect_ops._args import (dimension_list, int_arg, int_list, permutation_list, require_array,
+                              require_static, size_list)
 
 __all__ = ["Broadcast", "BroadcastInDim", "broadcast_in_dim", "broadcast_in_dim_rule",
            "Iota", "iota", "iota_rule",
@@ -27,66 +29,6 @@ __all__ = ["Broadcast", "BroadcastInDim", "broadcast_in_dim", "broadcast_in_dim_
            "Rev", "rev", "rev_rule"]
 
 
-# --- argument checks shared by the data-movement families ------------------------------
-def _require_array(op_name: str, shape: Shape, what: str = "operand") -> None:
-    if not shape.is_array:
-        raise ShapeError(f"{op_name} requires an array {what}; got {shape}.")
-
-
-def _require_static(op_name: str, shape: Shape, what: str = "operand") -> None:
-    _require_array(op_name, shape, what)
-    if shape.is_dynamic:
-        raise ShapeError(f"{op_name} requires a static {what} shape; got {shape}.")
-
-
-def _ints(op_name: str, what: str, values) -> list[int]:
-    """``values`` as a list of Python ints; raises for non-integers (floats, bools, None)."""
-    try:
-        items = list(values)
-    except TypeError:
-        raise InvalidArgumentError(f"{op_name} requires a sequence of integers for {what}; "
-                                   f"got {values!r}.") from None
-    try:
-        if any(isinstance(v, bool) for v in items):
-            raise TypeError
-        return [operator.index(v) for v in items]
-    except TypeError:
-        raise InvalidArgumentError(f"{op_name} requires integer {what}; got {items!r}.") from None
-
-
-def _int(op_name: str, what: str, value) -> int:
-    return _ints(op_name, what, [value])[0]
-
-
-def _dimension_list(op_name: str, what: str, dims, shape: Shape) -> list[int]:
-    """Distinct dimension numbers of ``shape``, each in [0, rank)."""
-    dims = _ints(op_name, what, dims)
-    for d in dims:
-        if not 0 <= d < shape.rank:
-            raise InvalidArgumentError(
-                f"{op_name} requires {what} in [0, {shape.rank}); got {dims} for operand {shape}.")
-    if len(set(dims)) != len(dims):
-        raise InvalidArgumentError(f"{op_name} requires distinct {what}; got {dims}.")
-    return dims
-
-
-def _permutation(op_name: str, what: str, perm, shape: Shape) -> list[int]:
-    """A permutation of all of ``shape``'s dimensions."""
-    perm = _ints(op_name, what, perm)
-    if sorted(perm) != list(range(shape.rank)):
-        raise InvalidArgumentError(
-            f"{op_name} requires {what} to be a permutation of [0, {shape.rank}); "
-            f"got {perm} for operand {shape}.")
-    return perm
-
-
-def _sizes(op_name: str, what: str, sizes) -> list[int]:
-    sizes = _ints(op_name, what, sizes)
-    if any(s < 0 for s in sizes):
-        raise InvalidArgumentError(f"{op_name} requires non-negative {what}; got {sizes}.")
-    return sizes
-
-
 # --- Broadcast, BroadcastInDim --------------------------------------------------------------
 def Broadcast(operand: XlaOp, broadcast_sizes: Sequence[int]) -> XlaOp:
     """Adds major dimensions ``broadcast_sizes`` in front of the operand's (spec: Broadcast)."""
@@ -94,7 +36,7 @@ def Broadcast(operand: XlaOp, broadcast_sizes: Sequence[int]) -> XlaOp:
 
     def emit():
         shape = _emit.shape_of(operand.value)
-        _require_array("Broadcast", shape)
+        require_array("Broadcast", shape)
         sizes = list(broadcast_sizes)
         if any(s < 0 for s in sizes):
             raise InvalidArgumentError(f"Broadcast requires non-negative broadcast_sizes; got {sizes}.")
@@ -114,7 +56,7 @@ def BroadcastInDim(operand: XlaOp, out_dim_size: Sequence[int], broadcast_dimens
 
 def broadcast_in_dim_rule(operand: Shape, out_dim_size: Sequence[int], broadcast_dimensions: Sequence[int],
                           op_name: str = "BroadcastInDim") -> Shape:
-    _require_array(op_name, operand)
+    require_array(op_name, operand)
     out, dims = list(out_dim_size), list(broadcast_dimensions)
     if any(s < 0 for s in out):
         raise InvalidArgumentError(f"{op_name} requires non-negative output sizes; got {out}.")
@@ -156,7 +98,7 @@ def Iota(builder: XlaBuilder, shape_or_type, dimension_or_size) -> XlaOp:
         if isinstance(shape_or_type, Shape):
             shape, dimension = shape_or_type, dimension_or_size
         else:
-            size = _sizes("Iota", "size", [dimension_or_size])[0]
+            size = size_list("Iota", "size", [dimension_or_size])[0]
             shape, dimension = Shape.array_shape(shape_or_type, [size]), 0
         return iota(shape, dimension)
 
@@ -164,12 +106,12 @@ def Iota(builder: XlaBuilder, shape_or_type, dimension_or_size) -> XlaOp:
 
 
 def iota_rule(shape: Shape, iota_dimension: int) -> Shape:
-    _require_static("Iota", shape, "result")
+    require_static("Iota", shape, "result")
     t = shape.element_type
     # StableHLO's iota makes integer, floating-point and complex tensors only.
     if not (t.is_integer or t.is_floating_point or t.is_complex):
         raise DTypeError(f"Iota requires an integer, floating-point or complex element type; got {shape}.")
-    dimension = _int("Iota", "iota_dimension", iota_dimension)
+    dimension = int_arg("Iota", "iota_dimension", iota_dimension)
     if not 0 <= dimension < shape.rank:
         raise InvalidArgumentError(
             f"Iota requires iota_dimension in [0, {shape.rank}); got {dimension} for shape {shape}.")
@@ -213,10 +155,10 @@ def Reshape(operand: XlaOp, dimensions_or_new_sizes: Sequence[int] | None = None
 
 def reshape_rule(operand: Shape, new_sizes: Sequence[int], dimensions: Sequence[int] | None = None,
                  op_name: str = "Reshape") -> Shape:
-    _require_static(op_name, operand)
+    require_static(op_name, operand)
     if dimensions is not None:
-        _permutation(op_name, "dimensions", dimensions, operand)
-    sizes = _sizes(op_name, "new_sizes", new_sizes)
+        permutation_list(op_name, "dimensions", dimensions, operand)
+    sizes = size_list(op_name, "new_sizes", new_sizes)
     result = Shape.array_shape(operand.element_type, sizes)
     if result.element_count() != operand.element_count():
         raise ShapeError(
@@ -247,8 +189,8 @@ def Collapse(operand: XlaOp, dimensions: Sequence[int]) -> XlaOp:
 
 
 def collapse_rule(operand: Shape, dimensions: Sequence[int]) -> Shape:
-    _require_static("Collapse", operand)
-    dims = _dimension_list("Collapse", "dimensions", dimensions, operand)
+    require_static("Collapse", operand)
+    dims = dimension_list("Collapse", "dimensions", dimensions, operand)
     if dims and dims != list(range(dims[0], dims[0] + len(dims))):
         raise InvalidArgumentError(
             f"Collapse requires consecutive dimensions in increasing order; got {dims} "
@@ -269,8 +211,8 @@ def Transpose(operand: XlaOp, permutation: Sequence[int]) -> XlaOp:
 
 
 def transpose_rule(operand: Shape, permutation: Sequence[int]) -> Shape:
-    _require_array("Transpose", operand)
-    perm = _permutation("Transpose", "permutation", permutation, operand)
+    require_array("Transpose", operand)
+    perm = permutation_list("Transpose", "permutation", permutation, operand)
     return Shape(operand.element_type, tuple(operand.dimensions[p] for p in perm), (),
                  tuple(operand.dynamic_dimensions[p] for p in perm))
 
@@ -290,8 +232,8 @@ def Rev(operand: XlaOp, dimensions: Sequence[int]) -> XlaOp:
 
 
 def rev_rule(operand: Shape, dimensions: Sequence[int]) -> Shape:
-    _require_array("Rev", operand)
-    _dimension_list("Rev", "dimensions", dimensions, operand)
+    require_array("Rev", operand)
+    dimension_list("Rev", "dimensions", dimensions, operand)
     return operand
 
 

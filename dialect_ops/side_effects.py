@@ -25,7 +25,7 @@ from typing import Sequence
 from iree.compiler import ir
 
 from dialect_ops import _emit
-from dialect_ops.shape_ops import _int
+from dialect_ops._args import int_arg
 from dialect_ops.tuple_ops import get_tuple_element, tuple_
 from hlo_mlir.builder import XlaBuilder, XlaOp, builder_of
 from hlo_mlir.errors import InvalidArgumentError, ShapeError
@@ -60,7 +60,7 @@ class ChannelHandle:
     type: ChannelType = ChannelType.DEVICE_TO_DEVICE
 
     def __post_init__(self):
-        object.__setattr__(self, "handle", _int("ChannelHandle", "handle", self.handle))
+        object.__setattr__(self, "handle", int_arg("ChannelHandle", "handle", self.handle))
         try:
             object.__setattr__(self, "type", ChannelType(self.type))
         except ValueError:

@@ -14,7 +14,7 @@ from typing import Sequence, Union
 from iree.compiler import ir
 
 from dialect_ops import _emit
-from dialect_ops.shape_ops import _int, _ints, _require_static
+from dialect_ops._args import int_arg, int_list, require_static
 from hlo_mlir.builder import XlaBuilder, XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape
@@ -40,8 +40,8 @@ def SliceInDim(operand: XlaOp, start_index: int, limit_index: int, stride: int, 
 
     def emit():
         shape = _emit.shape_of(operand.value)
-        _require_static("SliceInDim", shape)
-        dim = _int("SliceInDim", "dimno", dimno)
+        require_static("SliceInDim", shape)
+        dim = int_arg("SliceInDim", "dimno", dimno)
         if not 0 <= dim < shape.rank:
             raise InvalidArgumentError(
                 f"SliceInDim requires dimno in [0, {shape.rank}); got {dim} for operand {shape}.")
@@ -54,10 +54,10 @@ def SliceInDim(operand: XlaOp, start_index: int, limit_index: int, stride: int, 
 
 def slice_rule(operand: Shape, start_indices: Sequence[int], limit_indices: Sequence[int],
                strides: Sequence[int] | None = None, op_name: str = "Slice") -> Shape:
-    _require_static(op_name, operand)
-    start = _ints(op_name, "start_indices", start_indices)
-    limit = _ints(op_name, "limit_indices", limit_indices)
-    stride = _ints(op_name, "strides", strides) if strides is not None else [1] * operand.rank
+    require_static(op_name, operand)
+    start = int_list(op_name, "start_indices", start_indices)
+    limit = int_list(op_name, "limit_indices", limit_indices)
+    stride = int_list(op_name, "strides", strides) if strides is not None else [1] * operand.rank
     for what, values in (("start_indices", start), ("limit_indices", limit), ("strides", stride)):
         if len(values) != operand.rank:
             raise InvalidArgumentError(
@@ -112,10 +112,10 @@ def concatenate_rule(operands: Sequence[Shape], dimension: int, op_name: str = "
     if not operands:
         raise InvalidArgumentError(f"{op_name} requires at least one operand; got none.")
     for i, s in enumerate(operands):
-        _require_static(op_name, s, f"operand {i}")
+        require_static(op_name, s, f"operand {i}")
     first = operands[0]
     listing = ", ".join(str(s) for s in operands)
-    dim = _int(op_name, "dimension", dimension)
+    dim = int_arg(op_name, "dimension", dimension)
     # Rank-0 values cannot be concatenated: there is no dimension to join along.
     if not 0 <= dim < first.rank:
         raise InvalidArgumentError(
@@ -152,7 +152,7 @@ class PaddingConfigDimension:
     interior_padding: int = 0
 
     def __post_init__(self):
-        low, high, interior = _ints("PaddingConfigDimension", "padding amounts",
+        low, high, interior = int_list("PaddingConfigDimension", "padding amounts",
                                     (self.edge_padding_low, self.edge_padding_high, self.interior_padding))
         if interior < 0:
             raise InvalidArgumentError(
@@ -244,7 +244,7 @@ def Pad(operand: XlaOp, padding_value: XlaOp, padding_config: Union[PaddingConfi
 
 def pad_rule(operand: Shape, padding_value: Shape,
              padding_config: Union[PaddingConfig, PaddingTriples]) -> Shape:
-    _require_static("Pad", operand)
+    require_static("Pad", operand)
     config = PaddingConfig.of(padding_config)
     if not padding_value.is_scalar:
         raise ShapeError(f"Pad requires a scalar padding_value; got {padding_value}.")

@@ -22,7 +22,9 @@ from iree.compiler import ir
 
 from dialect_ops import _emit
 from dialect_ops.elementwise import And, Compare, Select, binary, compare
-from dialect_ops.shape_ops import _int, iota
+from dialect_ops._args import int_arg
+from dialect_ops.side_effects import optimization_barrier
+from dialect_ops.shape_ops import iota
 from dialect_ops.slicing import slice_
 from dialect_ops.tuple_ops import tuple_
 from hlo_mlir import types as _types
@@ -80,7 +82,7 @@ def sort_rule(operands: Sequence[Shape], dimension: int, comparator: ProgramShap
     rank = operands[0].rank
     if rank == 0:
         raise ShapeError(f"Sort requires operands of rank >= 1; got {operands[0]}.")
-    d = _int("Sort", "dimension", dimension)
+    d = int_arg("Sort", "dimension", dimension)
     if not -rank <= d < rank:
         raise InvalidArgumentError(
             f"Sort requires dimension in [{-rank}, {rank}); got {d} for operand {operands[0]}.")
@@ -216,7 +218,7 @@ def top_k_rule(operand: Shape, k: int) -> tuple[Shape, Shape]:
     indices) with the last dimension ``k`` (XLA's ShapeInference::InferTopKShape)."""
     if not operand.is_array or operand.rank == 0:
         raise ShapeError(f"TopK requires an array operand of rank >= 1; got {operand}.")
-    k = _int("TopK", "k", k)
+    k = int_arg("TopK", "k", k)
     last = operand.dimensions[-1]
     if not 0 <= k <= last:
         raise InvalidArgumentError(f"TopK requires 0 <= k <= {last} (the last dimension); got k={k} "
@@ -232,11 +234,6 @@ def top_k(operand: ir.Value, k: int) -> list[ir.Value]:
     values, indices = top_k_rule(_emit.shape_of(operand), k)
     return list(_emit.create("chlo.top_k", [operand], [_emit.type_of(values), _emit.type_of(indices)],
                              {"k": _emit.i64_attr(k)}).results)
-
-
-def optimization_barrier(values: Sequence[ir.Value]) -> list[ir.Value]:
-    """``stablehlo.optimization_barrier``: the same values, opaque to rewrites."""
-    return list(_emit.create("stablehlo.optimization_barrier", values, [v.type for v in values]).results)
 
 
 def index_type_for(size: int) -> PrimitiveType:

@@ -12,7 +12,7 @@ from typing import Sequence
 from iree.compiler import ir
 
 from dialect_ops import _emit
-from dialect_ops.shape_ops import _int
+from dialect_ops._args import int_arg
 from hlo_mlir.builder import XlaBuilder, XlaOp, builder_of
 from hlo_mlir.errors import InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape
@@ -56,7 +56,7 @@ def GetTupleElement(tuple_data: XlaOp, index: int) -> XlaOp:
 def get_tuple_element_rule(tuple_shape: Shape, index: int) -> Shape:
     if not tuple_shape.is_tuple:
         raise ShapeError(f"GetTupleElement requires a tuple operand; got {tuple_shape}.")
-    i = _int("GetTupleElement", "index", index)
+    i = int_arg("GetTupleElement", "index", index)
     n = len(tuple_shape.tuple_shapes)
     if not 0 <= i < n:
         raise InvalidArgumentError(

@@ -25,7 +25,7 @@ from iree.compiler import ir
 
 from dialect_ops import _emit
 from dialect_ops.reduction import reduce_rule
-from dialect_ops.shape_ops import _ints
+from dialect_ops._args import bind_form, int_list
 from dialect_ops.tuple_ops import tuple_
 from hlo_mlir.builder import XlaBuilder, XlaComputation, XlaOp, builder_of
 from hlo_mlir.errors import HloMlirError, InvalidArgumentError, ShapeError
@@ -70,9 +70,9 @@ def MakePadding(input_dimensions: Sequence[int], window_dimensions: Sequence[int
     kind = _padding_enum("MakePadding", padding)
     if kind is None:
         raise InvalidArgumentError(f"MakePadding requires Padding.SAME or Padding.VALID; got {padding!r}.")
-    dims = _ints("MakePadding", "input_dimensions", input_dimensions)
-    window = _ints("MakePadding", "window_dimensions", window_dimensions)
-    strides = _ints("MakePadding", "window_strides", window_strides)
+    dims = int_list("MakePadding", "input_dimensions", input_dimensions)
+    window = int_list("MakePadding", "window_dimensions", window_dimensions)
+    strides = int_list("MakePadding", "window_strides", window_strides)
     if not len(dims) == len(window) == len(strides):
         raise InvalidArgumentError(
             f"MakePadding requires as many window dimensions and strides as input dimensions; got input "
@@ -92,7 +92,7 @@ def MakePadding(input_dimensions: Sequence[int], window_dimensions: Sequence[int
 def _padding_pairs(op_name: str, padding, rank: int) -> list[tuple[int, int]]:
     """Explicit ``(low, high)`` pairs, one per dimension."""
     try:
-        pairs = [tuple(_ints(op_name, "padding", p)) for p in padding]
+        pairs = [tuple(int_list(op_name, "padding", p)) for p in padding]
     except TypeError:
         pairs = None
     if pairs is None or any(len(p) != 2 for p in pairs):
@@ -135,7 +135,7 @@ def window_output_dims(op_name: str, base: Sequence[int], window_dimensions: Seq
               "window_dilations": [1] * rank if window_dilations is None else window_dilations}
     values = {}
     for name, v in fields.items():
-        values[name] = _ints(op_name, name, v)
+        values[name] = int_list(op_name, name, v)
         if len(values[name]) != rank:
             raise InvalidArgumentError(
                 f"{op_name} requires one entry of {name} per {what} dimension ({rank}); got {values[name]}.")
@@ -169,13 +169,8 @@ def _renamed(op_name: str, fn: Callable, *args):
 def _variadic_dispatch(op_name: str, single: Callable, variadic: Callable, args, kwargs):
     """Calls ``variadic`` when the first argument is a builder (XLA's span form), else ``single``."""
     form = variadic if (bool(args) and isinstance(args[0], XlaBuilder)) or "builder" in kwargs else single
-    try:
-        bound = inspect.signature(form).bind(*args, **kwargs)
-    except TypeError as e:
-        single_args, variadic_args = (list(inspect.signature(f).parameters) for f in (single, variadic))
-        raise InvalidArgumentError(f"{op_name} requires the arguments {single_args} or {variadic_args}; "
-                                   f"got {e}.") from None
-    return form(*bound.args, **bound.kwargs)
+    single_args, variadic_args = (list(inspect.signature(f).parameters) for f in (single, variadic))
+    return bind_form(op_name, form, args, kwargs, f"the arguments {single_args} or {variadic_args}")
 
 
 def _computation(op_name: str, what: str, computation) -> ProgramShape:
@@ -247,8 +242,8 @@ def _reduce_window(b: XlaBuilder, operands: list[XlaOp], init_values: list[XlaOp
         base = operands[0].shape
         if not base.is_array:
             raise ShapeError(f"ReduceWindow requires array operands; got {base}.")
-        window = _ints("ReduceWindow", "window_dimensions", window_dimensions)
-        strides = _ints("ReduceWindow", "window_strides", window_strides)
+        window = int_list("ReduceWindow", "window_dimensions", window_dimensions)
+        strides = int_list("ReduceWindow", "window_strides", window_strides)
         if len(window) != base.rank:
             raise InvalidArgumentError(f"ReduceWindow requires one window dimension per operand dimension; "
                                        f"got window_dimensions {window} for operand {base}.")
@@ -327,8 +322,8 @@ def _select_and_scatter(op_name, operand, select, window_dimensions, window_stri
     def emit():
         select_shape = _computation(op_name, "select", select)
         scatter_shape = _computation(op_name, "scatter", scatter)
-        window = _ints(op_name, "window_dimensions", window_dimensions)
-        strides = _ints(op_name, "window_strides", window_strides)
+        window = int_list(op_name, "window_dimensions", window_dimensions)
+        strides = int_list(op_name, "window_strides", window_strides)
         if not operand.shape.is_array or len(window) != operand.shape.rank:
             raise InvalidArgumentError(f"{op_name} requires one window dimension per operand dimension; "
                                        f"got window_dimensions {window} for operand {operand.shape}.")

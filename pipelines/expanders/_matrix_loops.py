@@ -15,7 +15,7 @@ from dialect_ops.elementwise import binary, compare, select, unary
 from dialect_ops.indexing import dynamic_slice, dynamic_update_slice
 from dialect_ops.linalg import dot_general
 from dialect_ops.shape_ops import broadcast_in_dim, iota, transpose
-from dialect_ops.sorting import optimization_barrier
+from dialect_ops.side_effects import optimization_barrier
 from hlo_mlir.shape import Shape
 from hlo_mlir.types import PrimitiveType
 
