@@ -2,7 +2,7 @@
 // unexpected one appears, naming both.
 // RUN: %exitcode %hlo-opt %s --split-input-file --verify-diagnostics 2>&1 | filecheck %s
 // CHECK-DAG: hlo_opt_verify_diagnostics_mismatch.mlir:[[# @LINE + 6]]: expected error "this message is never produced" was not produced
-// CHECK-DAG: unexpected error: {{.*}}hlo_opt_verify_diagnostics_mismatch.mlir:[[# @LINE + 11]]:8: error: 'stablehlo.add' op requires
+// CHECK-DAG: unexpected error: {{.*}}hlo_opt_verify_diagnostics_mismatch.mlir:[[# @LINE + 12]]:8: error: 'stablehlo.add' op requires
 // CHECK: exit code: 4
 
 func.func @missing(%x: tensor<4xf32>) -> tensor<4xf32> {
