@@ -134,8 +134,10 @@ def _dump(computation) -> None:
         f.write(text)
 
 
-def run_iree(computation, *args, target: str = "llvm-cpu", driver: str = "local-task", flags=()):
-    vmfb = hlo_mlir.compile(computation, target=target, flags=flags)
+def run_iree(computation, *args, target: str = "llvm-cpu", driver: str = "local-task", flags=(), **compile_kwargs):
+    """Compiles with ``hlo_mlir.compile`` (``compile_kwargs``: e.g. ``legalize=False`` to see
+    what the pinned IREE does on its own) and runs ``main``."""
+    vmfb = hlo_mlir.compile(computation, target=target, flags=flags, **compile_kwargs)
     return hlo_mlir.runtime.load(vmfb, driver=driver).main(*args)
 
 

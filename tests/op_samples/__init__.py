@@ -26,6 +26,8 @@ class Sample:
     atol: float = 1e-6
     # Why a known gap exists (shown in the table) when the sample is expected not to run.
     known_gap: str = ""
+    # Why XLA CPU cannot run the sample (e.g. a custom-call target only hlo-mlir knows).
+    no_xla: str = ""
     # Extra compile flags or run settings, when an op needs them.
     run_kwargs: dict = field(default_factory=dict)
 

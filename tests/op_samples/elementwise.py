@@ -6,7 +6,7 @@ import numpy as np
 import scipy.special
 
 import hlo_mlir as hm
-from hlo_mlir import Parameter, Shape, XlaBuilder
+from hlo_mlir import Parameter, PrimitiveType, Shape, XlaBuilder
 from tests.op_samples import Sample
 
 _rng = np.random.default_rng(0)
@@ -18,11 +18,14 @@ _P = np.array([[True, False, True], [False, False, True]])
 _Q = np.array([[True, True, False], [False, True, True]])
 
 
+_EXTRA_ARGS = {"ConvertElementType": (PrimitiveType.S32,), "BitcastConvertType": (PrimitiveType.S32,)}
+
+
 def _unary(op_name: str, x: np.ndarray, ref, rtol=1e-5, atol=1e-6):
     def sample() -> Sample:
         b = XlaBuilder(op_name)
         p = Parameter(b, 0, Shape.from_numpy(x))
-        return Sample(b.build(getattr(hm, op_name)(p)), (x,), ref(x), rtol, atol)
+        return Sample(b.build(getattr(hm, op_name)(p, *_EXTRA_ARGS.get(op_name, ()))), (x,), ref(x), rtol, atol)
 
     return sample
 
@@ -100,3 +103,25 @@ def _total_key(x):
 for _d, _fn in _TOTAL.items():
     SAMPLES[_d + "TotalOrder"] = _binary(_d + "TotalOrder", _NAN, _NAN2,
                                          lambda a, b, fn=_fn: fn(_total_key(a), _total_key(b)))
+
+
+def _select() -> Sample:
+    b = XlaBuilder("Select")
+    p = Parameter(b, 0, Shape.from_numpy(_P))
+    x, y = Parameter(b, 1, Shape.from_numpy(_F)), Parameter(b, 2, Shape.from_numpy(_G))
+    return Sample(b.build(hm.Select(p, x, y)), (_P, _F, _G), np.where(_P, _F, _G))
+
+
+def _clamp() -> Sample:
+    b = XlaBuilder("Clamp")
+    x = Parameter(b, 0, Shape.from_numpy(_G))
+    out = hm.Clamp(hm.ConstantR0(b, np.float32(-0.5)), x, hm.ConstantR0(b, np.float32(0.75)))
+    return Sample(b.build(out), (_G,), np.clip(_G, -0.5, 0.75))
+
+
+SAMPLES.update({
+    "Select": _select,
+    "Clamp": _clamp,
+    "ConvertElementType": _unary("ConvertElementType", _G * 10, lambda x: np.trunc(x).astype(np.int32)),
+    "BitcastConvertType": _unary("BitcastConvertType", _G, lambda x: x.view(np.int32)),
+})
