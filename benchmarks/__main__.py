@@ -28,8 +28,6 @@ def parse_args(argv=None):
     p.add_argument("--sizes", default="", help="pipeline-scaling module sizes (default 1000,10000,100000)")
     p.add_argument("--iree-flag", action="append", default=[],
                    help="an extra IREE flag for every hlo-mlir compile (to measure a change of the defaults)")
-    p.add_argument("--dialect-module-stub", action="store_true",
-                   help="pipeline scaling with the stablehlo dialect-module stub (a proposed fix, see the docs)")
     p.add_argument("--out-dir", default=docs.RESULTS_DIR, help="where the JSON results go")
     p.add_argument("--write-docs", action="store_true", help="regenerate the tables in docs/performance.md")
     p.add_argument("--docs-only", action="store_true", help="only regenerate the docs from saved JSON")
@@ -66,8 +64,7 @@ def main(argv=None) -> int:
     if "scaling" in parts:
         print("\n== pipeline scaling", file=sys.stderr, flush=True)
         sizes = args.sizes or ("100,300" if args.quick else "1000,10000,100000")
-        result = pipeline_scaling.run_scaling([int(s) for s in sizes.split(",")],
-                                              dialect_module_stub=args.dialect_module_stub)
+        result = pipeline_scaling.run_scaling([int(s) for s in sizes.split(",")])
         _save(args.out_dir, "pipeline_scaling", result)
         pipeline_scaling.print_report(result)
     print(f"\ntotal {time.perf_counter() - start:.0f} s; results in {args.out_dir}", file=sys.stderr)

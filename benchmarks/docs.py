@@ -79,9 +79,6 @@ def render(results_dir: str = RESULTS_DIR) -> str:
     sc = _load(results_dir, "pipeline_scaling")
     if sc:
         lines += ["### Pass-pipeline scaling", ""]
-        if sc.get("dialect_module_stub"):
-            lines += ["Measured with the stablehlo dialect-module stub installed (the proposed fix described "
-                      "above; without it every row costs about 5x more CPU per op).", ""]
         lines += _md(("ops", "build s", "O2 s", "iree-legalize s", "total s", "us/op", "CPU us/op"),
                      [(r["ops"], f"{r['build_seconds']:.2f}", f"{r['O2_seconds']:.2f}",
                        f"{r['iree_legalize_seconds'] + r['legalize_for_iree_seconds']:.2f}",

@@ -60,27 +60,11 @@ def count_ops(module) -> int:
     return n
 
 
-def install_dialect_module_stub() -> None:
-    """Makes ``iree.compiler.dialects.stablehlo`` importable (an empty module).
-
-    The MLIR Python bindings import ``iree.compiler.dialects.<namespace>`` whenever they
-    build an OpView of a dialect they have not loaded, and remember only successes: with
-    no module for stablehlo, every ``Value.owner`` of a stablehlo op searches sys.path
-    again (measured: 80% of the O2 pipeline's time). This is the proposed fix, measured.
-    """
-    import types
-
-    name = "iree.compiler.dialects.stablehlo"
-    sys.modules.setdefault(name, types.ModuleType(name))
-
-
-def run_scaling(sizes, repeats: int = 1, dialect_module_stub: bool = False) -> dict:
+def run_scaling(sizes, repeats: int = 1) -> dict:
     from hlo_mlir import compiler
     from pipelines import legalize
     from pipelines.pipeline import run_pipeline
 
-    if dialect_module_stub:
-        install_dialect_module_stub()
     rows = []
     for n in sizes:
         start = time.perf_counter()
@@ -111,7 +95,7 @@ def run_scaling(sizes, repeats: int = 1, dialect_module_stub: bool = False) -> d
         best["cpu_us_per_op"] = 1e6 * best["cpu_seconds"] / best["ops"]
         best["build_us_per_op"] = 1e6 * best["build_seconds"] / best["ops"]
         rows.append(best)
-    return {"sizes": rows, "superlinear": superlinear(rows), "dialect_module_stub": dialect_module_stub}
+    return {"sizes": rows, "superlinear": superlinear(rows)}
 
 
 def superlinear(rows, tolerance: float = 1.5) -> list[dict]:
@@ -149,10 +133,9 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--sizes", default="1000,10000,100000")
     p.add_argument("--repeats", type=int, default=1)
-    p.add_argument("--dialect-module-stub", action="store_true", help=install_dialect_module_stub.__doc__.split(".")[0])
     p.add_argument("--json", default="")
     args = p.parse_args(argv)
-    result = run_scaling([int(s) for s in args.sizes.split(",")], args.repeats, args.dialect_module_stub)
+    result = run_scaling([int(s) for s in args.sizes.split(",")], args.repeats)
     print_report(result)
     measure.save_json(args.json, result)
     return 0
