@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 
-from benchmarks import compile_time, pipeline_scaling, suite
+from benchmarks import compile_time, suite
 
 __all__ = ["write_docs", "render", "RESULTS_DIR", "DOC_PATH"]
 

@@ -294,7 +294,7 @@ def gather_rule(operand: Shape, start_indices: Shape, dimension_numbers: GatherD
     sizes = int_list(op, "slice_sizes", slice_sizes)
     batch = _index_batch_dims(op, start_indices, dn.index_vector_dim, dn.start_index_map, "start_index_map")
     result_rank = len(batch) + len(dn.offset_dims)
-    _check_dims(op, "offset_dims", dn.offset_dims, result_rank, f"rank of the result", ordered=True)
+    _check_dims(op, "offset_dims", dn.offset_dims, result_rank, "rank of the result", ordered=True)
     of_operand = f"rank of operand {operand}"
     _check_dims(op, "collapsed_slice_dims", dn.collapsed_slice_dims, operand.rank, of_operand, ordered=True)
     _check_dims(op, "operand_batching_dims", dn.operand_batching_dims, operand.rank, of_operand, ordered=True)

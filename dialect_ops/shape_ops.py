@@ -9,7 +9,6 @@ Slicing, concatenation and padding live in ``dialect_ops.slicing``; tuples in
 from __future__ import annotations
 
 import math
-import operator
 from typing import Sequence
 
 from iree.compiler import ir
@@ -18,7 +17,7 @@ from dialect_ops import _emit
 from hlo_mlir.builder import XlaBuilder, XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape
-from dialect_ops._args import (dimension_list, int_arg, int_list, permutation_list, require_array,
+from dialect_ops._args import (dimension_list, int_arg, permutation_list, require_array,
                               require_static, size_list)
 
 __all__ = ["Broadcast", "BroadcastInDim", "broadcast_in_dim", "broadcast_in_dim_rule",

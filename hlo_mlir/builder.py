@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 import numpy as np
 from iree.compiler import ir

@@ -21,7 +21,7 @@ import numpy as np
 import iree.runtime as _rt
 
 from hlo_mlir import types as _types
-from hlo_mlir.errors import CallArgumentError, RuntimeCallError, ShapeError
+from hlo_mlir.errors import CallArgumentError, RuntimeCallError
 from hlo_mlir.shape import Shape
 
 __all__ = ["load", "LoadedModule", "Function", "DRIVERS"]

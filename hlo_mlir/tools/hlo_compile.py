@@ -25,7 +25,6 @@ The exit codes below are shared by hlo-opt, hlo-compile and hlo-run.
 from __future__ import annotations
 
 import argparse
-import enum
 import glob
 import importlib.util
 import os

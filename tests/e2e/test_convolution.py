@@ -12,7 +12,6 @@ import pytest
 from numpy.lib.stride_tricks import sliding_window_view
 
 from hlo_mlir import (
-    CompileError,
     Conv,
     ConvGeneral,
     ConvGeneralDilated,

@@ -229,7 +229,7 @@ GATHER_FORMS = {
 def _forms_module(name, forms, build_one):
     """One module over all ``forms``: per form, its parameters and one result."""
     b = XlaBuilder(name)
-    outs, args, texts = [], [], []
+    outs, texts = [], []
     for spec in forms.values():
         texts += list(spec[0])
     ps = params(b, *texts)
