@@ -12,7 +12,7 @@ from hlo_mlir.errors import InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape
 
 __all__ = ["require_array", "require_static", "int_list", "int_arg", "dimension_list", "permutation_list",
-           "size_list", "bind_form"]
+           "size_list", "same_dimensions", "bind_form"]
 
 
 def require_array(op_name: str, shape: Shape, what: str = "operand") -> None:
@@ -75,6 +75,16 @@ def size_list(op_name: str, what: str, values) -> list[int]:
     return values
 
 
+
+
+def same_dimensions(op_name: str, operands: list[Shape]) -> None:
+    """Every operand an array, all of one set of dimensions (element types may differ)."""
+    for i, s in enumerate(operands):
+        if not s.is_array:
+            raise ShapeError(f"{op_name} requires array operands; got {s} for operand {i}.")
+        if s.dimensions != operands[0].dimensions:
+            raise ShapeError(f"{op_name} requires operands of the same dimensions; got "
+                             f"{', '.join(str(x) for x in operands)}.")
 
 
 def bind_form(op_name: str, form: Callable, args: tuple, kwargs: dict, usage: str):

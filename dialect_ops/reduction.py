@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 from iree.compiler import ir
 
 from dialect_ops import _emit
-from dialect_ops._args import bind_form, dimension_list, int_arg
+from dialect_ops._args import bind_form, dimension_list, int_arg, same_dimensions
 from dialect_ops.tuple_ops import tuple_
 from hlo_mlir.builder import XlaBuilder, XlaComputation, XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
@@ -95,12 +95,7 @@ def reduce_operands_rule(operands: Sequence[Shape], init_values: Sequence[Shape]
         raise InvalidArgumentError(
             f"{op_name} requires one init_value per operand; got {n} operands and "
             f"{len(init_values)} init_values.")
-    for i, s in enumerate(operands):
-        if not s.is_array:
-            raise ShapeError(f"{op_name} requires array operands; got {s} for operand {i}.")
-        if s.dimensions != operands[0].dimensions:
-            raise ShapeError(f"{op_name} requires operands of the same dimensions; got "
-                             f"{', '.join(str(x) for x in operands)}.")
+    same_dimensions(op_name, operands)
     for i, (s, init) in enumerate(zip(operands, init_values)):
         if not init.is_scalar:
             raise ShapeError(f"{op_name} requires scalar init_values; got {init} for init_value {i}.")

@@ -22,7 +22,7 @@ from iree.compiler import ir
 
 from dialect_ops import _emit
 from dialect_ops.elementwise import And, Compare, Select, binary, compare
-from dialect_ops._args import int_arg
+from dialect_ops._args import int_arg, same_dimensions
 from dialect_ops.side_effects import optimization_barrier
 from dialect_ops.shape_ops import iota
 from dialect_ops.slicing import slice_
@@ -73,12 +73,7 @@ def sort_rule(operands: Sequence[Shape], dimension: int, comparator: ProgramShap
     """
     if not operands:
         raise InvalidArgumentError("Sort requires at least one operand; got none.")
-    for i, s in enumerate(operands):
-        if not s.is_array:
-            raise ShapeError(f"Sort requires array operands; got {s} for operand {i}.")
-        if s.dimensions != operands[0].dimensions:
-            raise ShapeError(f"Sort requires operands of the same dimensions; got "
-                             f"{', '.join(str(x) for x in operands)}.")
+    same_dimensions("Sort", operands)
     rank = operands[0].rank
     if rank == 0:
         raise ShapeError(f"Sort requires operands of rank >= 1; got {operands[0]}.")

@@ -229,18 +229,9 @@ class XlaBuilder:
         """Copies ``computation`` (and what it calls) into this module as private
         functions; returns the name of its copy. Each computation is imported once per
         builder (the builder keeps it alive, so its id cannot be reused)."""
-        from hlo_mlir.module import adopt_functions
+        from hlo_mlir.module import import_computation
 
-        key = id(computation)
-        if key not in self._imported:
-            with self._ctx, ir.Location.unknown():
-                clone = computation._module.operation.clone()
-                try:
-                    func = adopt_functions(self._module, clone, "main", computation.name)
-                finally:
-                    clone.erase()
-            self._imported[key] = (computation, ir.StringAttr(func.attributes["sym_name"]).value)
-        return self._imported[key][1]
+        return import_computation(self._module, computation, self._imported)
 
     def inline_computation(self, computation: "XlaComputation", block: ir.Block,
                            untuple: bool = False) -> None:

@@ -195,6 +195,22 @@ def adopt_functions(target: ir.Module, clone: ir.Operation, root: str, base: str
     return functions[root]
 
 
+def import_computation(target: ir.Module, computation: XlaComputation, imported: dict) -> str:
+    """Copies ``computation`` (and what it calls) into ``target`` as private functions,
+    once per ``imported`` (a dict the caller keeps: ``id -> (computation, name)``, which
+    also keeps the computation alive so its id cannot be reused); returns the copy's name."""
+    key = id(computation)
+    if key not in imported:
+        with target.context, ir.Location.unknown():
+            clone = computation.module.operation.clone()
+            try:
+                func = adopt_functions(target, clone, "main", computation.name)
+            finally:
+                clone.erase()
+        imported[key] = (computation, _func_name(func))
+    return imported[key][1]
+
+
 # --- names --------------------------------------------------------------------------------
 _SUFFIX = re.compile(r"^(.*)\.(\d+)$")
 

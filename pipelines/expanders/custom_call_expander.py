@@ -78,14 +78,6 @@ class CustomCallExpander(ExpanderPass):
 
     def _import(self, computation: XlaComputation) -> str:
         """The private function holding ``computation`` in the module (imported once)."""
-        from hlo_mlir.module import adopt_functions
+        from hlo_mlir.module import import_computation
 
-        key = id(computation)
-        if key not in self._imported:
-            clone = computation.module.operation.clone()
-            try:
-                func = adopt_functions(self._module, clone, "main", computation.name)
-            finally:
-                clone.erase()
-            self._imported[key] = (computation, ir.StringAttr(func.attributes["sym_name"]).value)
-        return self._imported[key][1]
+        return import_computation(self._module, computation, self._imported)
