@@ -196,6 +196,23 @@ def _degenerate(op_name, lhs: Shape, rhs: Shape, ldims, rdims) -> tuple[int, ...
     return tuple(out)
 
 
+def broadcast_dynamic_dimensions(lhs: Shape, rhs: Shape, rank: int,
+                                 broadcast_dimensions: Sequence[int] = ()) -> list[bool]:
+    """Which result dimensions of a broadcasting binary op are (bounded) dynamic: those
+    that a dynamic dimension of either operand maps to (XLA keeps the dynamic flag)."""
+    flags = [False] * rank
+    for shape in (lhs, rhs):
+        if shape.rank == rank:
+            targets = range(rank)
+        elif shape.rank == 0:
+            targets = []
+        else:
+            targets = broadcast_dimensions
+        for d, target in zip(range(shape.rank), targets):
+            flags[target] = flags[target] or shape.dynamic_dimensions[d]
+    return flags
+
+
 def binary_rule(op_name: str, lhs: Shape, rhs: Shape, broadcast_dimensions: Sequence[int] = ()) -> Shape:
     """Result shape of binary element-wise op ``op_name``."""
     dims = broadcast_rule(op_name, lhs, rhs, broadcast_dimensions)
@@ -204,7 +221,7 @@ def binary_rule(op_name: str, lhs: Shape, rhs: Shape, broadcast_dimensions: Sequ
     et = lhs.element_type
     if op_name == "Complex":
         et = PrimitiveType.C64 if et is PrimitiveType.F32 else PrimitiveType.C128
-    return Shape.array_shape(et, dims)
+    return Shape.array_shape(et, dims, broadcast_dynamic_dimensions(lhs, rhs, len(dims), broadcast_dimensions))
 
 
 def _check_same_type(op_name: str, lhs: Shape, rhs: Shape) -> None:
@@ -275,7 +292,8 @@ def compare_rule(op_name: str, lhs: Shape, rhs: Shape, direction: str, compare_t
         raise DTypeError(f"{op_name} requires EQ or NE for complex operands; got {direction} on {lhs}.")
     if compare_type == "TOTALORDER" and not lhs.element_type.is_floating_point:
         raise DTypeError(f"{op_name} requires floating-point operands for a total order; got {lhs}.")
-    return Shape.array_shape(PrimitiveType.PRED, dims)
+    return Shape.array_shape(PrimitiveType.PRED, dims,
+                             broadcast_dynamic_dimensions(lhs, rhs, len(dims), broadcast_dimensions))
 
 
 def compare(lhs: ir.Value, rhs: ir.Value, direction: str, compare_type: str | None = None,
@@ -438,6 +456,6 @@ __all__ = sorted(_ops) + [
     "LogicalAnd", "LogicalOr", "LogicalNot", "Compare", "Select", "Clamp",
     "ConvertElementType", "BitcastConvertType",
     "unary", "binary", "compare", "select", "clamp", "convert", "bitcast_convert",
-    "unary_rule", "binary_rule", "broadcast_rule", "compare_rule", "select_rule", "clamp_rule",
+    "unary_rule", "binary_rule", "broadcast_rule", "broadcast_dynamic_dimensions", "compare_rule", "select_rule", "clamp_rule",
     "convert_rule", "bitcast_convert_rule",
 ]

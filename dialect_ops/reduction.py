@@ -80,8 +80,10 @@ def reduce_rule(operands: Sequence[Shape], init_values: Sequence[Shape], dimensi
     dims = dimension_list("Reduce", "dimensions_to_reduce", dimensions, operands[0])
     if reducer is not None:
         reducer_rule(reducer, [s.element_type for s in operands])
-    kept = [size for d, size in enumerate(operands[0].dimensions) if d not in dims]
-    return [Shape.array_shape(init.element_type, kept) for init in init_values]
+    kept = [d for d in range(operands[0].rank) if d not in dims]
+    sizes = [operands[0].dimensions[d] for d in kept]
+    dynamic = [any(s.dynamic_dimensions[d] for s in operands) for d in kept]  # kept flags stay
+    return [Shape.array_shape(init.element_type, sizes, dynamic) for init in init_values]
 
 
 def reduce_operands_rule(operands: Sequence[Shape], init_values: Sequence[Shape],

@@ -72,6 +72,11 @@ def broadcast_in_dim_rule(operand: Shape, out_dim_size: Sequence[int], broadcast
             raise ShapeError(
                 f"{op_name} requires operand dimension {i} to be 1 or equal output dimension {d}; "
                 f"got {operand.dimensions[i]} and {out[d]} ({operand} to {out}).")
+    if operand.is_dynamic:
+        # XLA keeps the bounded dynamic dimension in the result; the pinned IREE rejects a
+        # bounded dynamic broadcast_in_dim result, and a static one would read the padding.
+        raise ShapeError(f"{op_name} requires a static operand (a bounded dynamic result does not "
+                         f"compile with the pinned IREE); got {operand}.")
     return Shape.array_shape(operand.element_type, out)
 
 
