@@ -21,7 +21,7 @@ from iree.compiler import ir
 
 from dialect_ops import _emit
 from hlo_mlir import context as _context
-from hlo_mlir.errors import HloMlirError, InvalidArgumentError, VerificationError
+from hlo_mlir.errors import HloMlirError, InvalidArgumentError
 from hlo_mlir.shape import ProgramShape, Shape
 
 __all__ = ["XlaBuilder", "XlaOp", "XlaComputation", "builder_of", "Parameter"]
@@ -375,16 +375,7 @@ class XlaComputation:
 
     def verify(self) -> None:
         """Runs the MLIR verifier; raises VerificationError with its diagnostics."""
-        with _context.diagnostics_to_errors(self._module.context) as diags:
-            try:
-                ok = self._module.operation.verify()
-            except ir.MLIRError as e:
-                ok = False
-                diags.messages.extend(_format_mlir_error(e))
-        if not ok:
-            raise VerificationError(
-                f"module {self.name!r} failed verification:\n  " + "\n  ".join(diags.messages),
-                diags.messages)
+        _context.verify_module(self._module, f"module {self.name!r} failed verification")
 
     def as_text(self, debug_info: bool = False) -> str:
         return self._module.operation.get_asm(enable_debug_info=debug_info)
@@ -407,10 +398,3 @@ class XlaComputation:
 
     def __repr__(self) -> str:
         return f"XlaComputation({self.name!r}, {self.program_shape()})"
-
-
-def _format_mlir_error(e: ir.MLIRError) -> list[str]:
-    out = []
-    for d in getattr(e, "error_diagnostics", []) or []:
-        out.append(f"{_context.location_text(d.location) or d.location}: {d.message}")
-    return out or [str(e)]

@@ -22,7 +22,7 @@ import iree.compiler.api as _capi
 from iree.compiler.api import ctypes_dl as _cdl
 
 from hlo_mlir import context as _context
-from hlo_mlir.errors import CompileError, ParseError, VerificationError
+from hlo_mlir.errors import CompileError, ParseError
 
 __all__ = ["compile", "prepare", "full_flags", "TARGETS", "target_flags", "as_module"]
 
@@ -277,18 +277,7 @@ def full_flags(module: ir.Module, target: str, flags: Sequence[str] = ()) -> lis
 
 
 def _verify(module: ir.Module) -> None:
-    with _context.diagnostics_to_errors(module.context) as diags:
-        try:
-            ok = module.operation.verify()
-        except ir.MLIRError as e:
-            ok = False
-            diags.messages.extend(f"{_context.location_text(d.location) or d.location}: {d.message}"
-                                  for d in e.error_diagnostics)
-            if not diags.messages:
-                diags.messages.append(str(e))
-    if not ok:
-        raise VerificationError("module failed verification before compile:\n  " + "\n  ".join(diags.messages),
-                                diags.messages)
+    _context.verify_module(module, "module failed verification before compile")
 
 
 def _compile_bytecode(bytecode: bytes, target: str, flags: list[str]) -> bytes:

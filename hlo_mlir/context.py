@@ -23,7 +23,8 @@ from iree.compiler import ir
 for _dialect in ("stablehlo", "chlo"):
     sys.modules.setdefault(f"iree.compiler.dialects.{_dialect}", types.ModuleType(f"iree.compiler.dialects.{_dialect}"))
 
-__all__ = ["get_context", "user_frame", "user_location", "location_text", "diagnostics_to_errors"]
+__all__ = ["get_context", "user_frame", "user_location", "location_text", "diagnostics_to_errors",
+           "verify_module"]
 
 _lock = threading.Lock()
 _context: ir.Context | None = None
@@ -101,6 +102,24 @@ class diagnostics_to_errors:
     def __exit__(self, *exc):
         self._handler.detach()
         return False
+
+
+def verify_module(module: ir.Module, message: str) -> None:
+    """Runs the MLIR verifier on ``module``; raises VerificationError(``"<message>:"`` and
+    the diagnostics) carrying every diagnostic, with its location."""
+    from hlo_mlir.errors import VerificationError
+
+    with diagnostics_to_errors(module.context) as diags:
+        try:
+            ok = module.operation.verify()
+        except ir.MLIRError as e:
+            ok = False
+            diags.messages.extend(f"{location_text(d.location) or d.location}: {d.message}"
+                                  for d in e.error_diagnostics)
+            if not diags.messages:
+                diags.messages.append(str(e))
+    if not ok:
+        raise VerificationError(f"{message}:\n  " + "\n  ".join(diags.messages), diags.messages)
 
 
 def _format_diagnostic(d) -> str:
