@@ -51,7 +51,7 @@ def render(results_dir: str = RESULTS_DIR) -> str:
                   f"Machine: {m['cpu']}, {m['cores']} cores, load average "
                   f"{', '.join(f'{x:.1f}' for x in m['load_average'] or [])} at the start (other jobs share the "
                   f"cores), " + ", ".join(f"{k} {v}" for k, v in m["versions"].items())
-                  + f". Default driver `{st['default_driver']}`; extra IREE flags {st.get('extra_flags') or 'none'}; "
+                  + f". Driver: {st['default_driver']}; extra IREE flags {st.get('extra_flags') or 'none'}; "
                   f"{st['rounds']} interleaved rounds, samples of >= {st['min_time']} s, median; "
                   f"wall time {s['wall_seconds']:.0f} s.", "",
                   "Measured peaks (the best rate of this run: the microbenchmark's or a workload's): "
@@ -60,7 +60,7 @@ def render(results_dir: str = RESULTS_DIR) -> str:
         lines += _md(suite.HEADER, suite.table(s))
         numpy_rows = [(r["name"], f"{r['ratio_numpy']:.2f}") for r in s["workloads"] if "ratio_numpy" in r]
         lines += ["", "*hlo-mlir* and *XLA*: median time per call with numpy arguments and results (the public "
-                  "API of each); *ratio*: hlo-mlir / XLA with the default driver; *ratio raw*: with inputs "
+                  "API of each); *ratio*: hlo-mlir / XLA on the driver `runtime.load(vmfb)` picks (named); *ratio raw*: with inputs "
                   "already on the device; *best driver*: the better of local-sync and local-task; *efficiency*: "
                   "hlo-mlir raw time against the measured fp32 peak (compute-bound workloads) or bandwidth.", "",
                   f"Geomean hlo-mlir/XLA time ratio: **{sm['ratio_api']:.2f}** (best driver "

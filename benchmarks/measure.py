@@ -84,28 +84,33 @@ class Ours:
         self.vmfb = hlo_mlir.compile(source, "llvm-cpu", flags=[*EXTRA_FLAGS, *flags], passes=passes)
         self.compile_seconds = time.perf_counter() - start
         self._loaded: dict[str, object] = {}
-        self._raw: dict[str, tuple] = {}
 
-    def api(self, driver: str) -> Callable:
-        """``LoadedModule.main``: numpy in (copied), numpy out."""
+    def module(self, driver: str | None):
+        """The vmfb loaded by ``hlo_mlir.runtime.load`` on ``driver`` (None: the one the
+        vmfb prefers), once per driver."""
         import hlo_mlir
 
         if driver not in self._loaded:
-            self._loaded[driver] = hlo_mlir.runtime.load(self.vmfb, driver).main
+            self._loaded[driver] = hlo_mlir.runtime.load(self.vmfb, driver)
         return self._loaded[driver]
 
+    @property
+    def preferred_driver(self) -> str:
+        """The driver ``runtime.load(vmfb)`` picks (recorded by ``hlo_mlir.compile``)."""
+        return self.module(None).driver
+
+    def api(self, driver: str | None) -> Callable:
+        """``LoadedModule.main``: numpy in (copied), numpy out."""
+        return self.module(driver).main
+
     def raw(self, driver: str, args: Sequence[np.ndarray]) -> Callable[[], object]:
-        """A call with the inputs already in device buffers (IREE's own runtime API)."""
+        """A call with the inputs already in device buffers: the same loaded module and
+        device as ``api``, called through IREE's own runtime API."""
         import iree.runtime as rt
 
-        if driver not in self._raw:
-            config = rt.Config(driver)
-            context = rt.SystemContext(config=config)
-            vm_module = rt.VmModule.copy_buffer(context.instance, self.vmfb)
-            context.add_vm_module(vm_module)
-            self._raw[driver] = (config, context.modules[vm_module.name]["main"], context)
-        config, fn, _ = self._raw[driver]
-        device_args = [rt.asdevicearray(config.device, np.ascontiguousarray(a)) for a in args]
+        module = self.module(driver)
+        device_args = [rt.asdevicearray(module._device, np.ascontiguousarray(a)) for a in args]
+        fn = module.main._vm_function
         return lambda: fn(*device_args)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import math
 import os
 import subprocess
 from typing import Sequence
@@ -198,22 +199,66 @@ def _input_type(module: ir.Module) -> str:
     return "stablehlo_xla" if ("tuple<" in text or "!stablehlo.token" in text) else "stablehlo"
 
 
-def _record_program_shape(module: ir.Module) -> None:
-    """Stores each public function's XLA program shape in its IREE reflection."""
+# The driver a compiled program prefers (recorded in its reflection for
+# ``runtime.load(vmfb)``): the device the target runs on, and for llvm-cpu local-sync
+# when no op does more than SMALL_KERNEL_WORK element operations (then waking the worker
+# threads costs more than it saves: a 1000-step while loop over f32[16] takes 0.3x the
+# time, a 16k-element sort 0.3x), local-task otherwise (docs/performance.md).
+SMALL_KERNEL_WORK = 1 << 17
+_TARGET_DRIVER = {"vulkan-spirv": "vulkan", "cuda": "cuda"}
+
+
+def preferred_driver(module: ir.Module, target: str) -> str:
+    """``runtime.load``'s driver for ``module`` compiled for ``target``."""
+    if target in _TARGET_DRIVER:
+        return _TARGET_DRIVER[target]
+    return "local-sync" if _largest_op_work(module.operation) < SMALL_KERNEL_WORK else "local-task"
+
+
+def _elements(value: ir.Value) -> int:
+    t = value.type
+    if not isinstance(t, ir.RankedTensorType):
+        return 0
+    return math.prod(d if d >= 0 else 1 for d in t.shape)
+
+
+def _largest_op_work(root: ir.Operation) -> int:
+    """The most element operations any single op does: the largest tensor it reads or
+    writes; for dots and convolutions sqrt(lhs * rhs * result elements), the number of
+    multiply-adds of a matrix product."""
+    largest = 0
+    for region in root.regions:
+        for block in region.blocks:
+            for op in block.operations:
+                values = list(op.operands) + list(op.results)
+                work = max((_elements(v) for v in values), default=0)
+                name = op.operation.name
+                if name in ("stablehlo.dot_general", "stablehlo.dot", "stablehlo.convolution") and op.results:
+                    lhs, rhs, out = (_elements(v) for v in (op.operands[0], op.operands[1], op.results[0]))
+                    work = max(work, math.isqrt(lhs * rhs * out)) if out else work
+                largest = max(largest, work, _largest_op_work(op.operation))
+    return largest
+
+
+def _record_reflection(module: ir.Module, target: str) -> None:
+    """Stores, in each public function's IREE reflection, its XLA program shape (where
+    its types have one) and the preferred runtime driver."""
     from hlo_mlir.shape import Shape
 
+    driver = preferred_driver(module, target)
     with module.context:
         for op in module.body.operations:
             if op.operation.name != "func.func" or "sym_visibility" in op.attributes:
                 continue
+            entries = {"hlo_mlir.preferred_driver": ir.StringAttr.get(driver)}
             ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
             try:
                 params = [str(Shape.from_mlir_type(t)) for t in ftype.inputs]
                 results = [str(Shape.from_mlir_type(t)) for t in ftype.results]
-            except Exception:  # noqa: BLE001 - types XLA has no shape for: no record
-                continue
-            text = f"({', '.join(params)}) -> ({', '.join(results)})"
-            entries = {"hlo_mlir.program_shape": ir.StringAttr.get(text)}
+                entries["hlo_mlir.program_shape"] = ir.StringAttr.get(
+                    f"({', '.join(params)}) -> ({', '.join(results)})")
+            except Exception:  # noqa: BLE001 - types XLA has no shape for: no program shape
+                pass
             if "iree.reflection" in op.attributes:
                 old = ir.DictAttr(op.attributes["iree.reflection"])
                 entries.update({old[i].name: old[i].attr for i in range(len(old))})
@@ -253,7 +298,7 @@ def compile(source, target: str = "llvm-cpu", *, flags: Sequence[str] = (), pass
 
 def prepare(module: ir.Module, target: str = "llvm-cpu", passes: str = "O2", legalize: bool = True) -> None:
     """Runs, in place, what ``compile`` runs before IREE: ``passes``, the IREE
-    legalizations, and the program-shape record for the runtime."""
+    legalizations, and the reflection the runtime reads (program shape, driver)."""
     from pipelines.pipeline import run_pipeline
 
     if passes:
@@ -263,7 +308,7 @@ def prepare(module: ir.Module, target: str = "llvm-cpu", passes: str = "O2", leg
 
         run_pipeline(module, "iree-legalize")
         _legalize.legalize_for_iree(module, target)
-    _record_program_shape(module)
+    _record_reflection(module, target)
 
 
 def full_flags(module: ir.Module, target: str, flags: Sequence[str] = ()) -> list[str]:

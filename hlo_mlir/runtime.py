@@ -12,6 +12,7 @@ for scatter and dynamic_update_slice, iree-org/iree#16168).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from typing import Sequence
 
 import numpy as np
 import iree.runtime as _rt
+from iree.runtime.function import FunctionInvoker as _FunctionInvoker
 
 from hlo_mlir import types as _types
 from hlo_mlir.errors import CallArgumentError, RuntimeCallError
@@ -30,19 +32,20 @@ __all__ = ["load", "LoadedModule", "Function", "DRIVERS"]
 # uses a thread pool.
 DRIVERS = ("local-sync", "local-task", "vulkan", "cuda")
 
-# The default driver, chosen by measurement (benchmarks/flag_choice.py and a per-size
-# sweep, 2-core CI machine shared with other jobs; median us per call):
-#   raw IREE call of a tiny add (no numpy conversion)   local-sync 10-13   local-task 30-70
-#   through Function.__call__ (args copied, result read) local-sync 55-130  local-task 55-80
-#   elementwise f32[16K .. 1M]                           equal within noise; local-task 1.0-1.2x
-#   matmul f32 64 / 128 / 256 / 1024                     local-task 1.5x / 1.5x / 1.6x / 1.1x
-#   MLP 32x256-512-512-10                                local-task 1.3-1.6x
-# The Python side of a call (argument checks and copies, result read-back) costs more
-# than local-sync saves on dispatch, and local-task wins on every larger program (more
-# so with more cores), so local-task stays the default. Pick local-sync for many calls
-# of tiny programs or dispatch-bound loops (ARCHITECTURE.md: a 1000-step while loop
-# takes ~2.7 ms on local-sync, ~15 ms on local-task).
+# The driver for a vmfb that records no preference (one not compiled by hlo_mlir).
+# ``hlo_mlir.compile`` records a preferred driver in the vmfb (``preferred_driver`` in
+# hlo_mlir/compiler.py): local-sync for programs whose every kernel is small, where
+# waking worker threads costs more than it saves, local-task otherwise; the numbers
+# behind the choice are in docs/performance.md.
 DEFAULT_DRIVER = "local-task"
+
+# Device allocators: "caching" keeps freed device buffers for reuse (IREE's caching
+# allocator), so a call does not fault in fresh pages for every argument and result;
+# 64 MB argument copies take 10 ms instead of 35 ms. "default" returns memory at once.
+# The local drivers use "caching" unless told otherwise; Vulkan's allocator rejects the
+# caching allocator's requests (IREE 3.13), and CUDA pools its memory itself.
+ALLOCATORS = ("caching", "default")
+_LOCAL_DRIVERS = ("local-sync", "local-task")
 
 
 @dataclass(frozen=True)
@@ -193,38 +196,43 @@ def _describe(arg) -> str:
 class LoadedModule:
     """A loaded vmfb: ``module.main(x, y)`` or ``module["main"](x, y)``."""
 
-    def __init__(self, vmfb: bytes, driver: str):
-        if driver not in DRIVERS:
-            raise RuntimeCallError(f"load requires a driver in {list(DRIVERS)}; got {driver!r}.")
+    def __init__(self, vmfb: bytes, driver: str | None, allocator: str | None = None):
+        if driver is not None and driver not in DRIVERS:
+            raise RuntimeCallError(f"load requires a driver in {list(DRIVERS)} or None; got {driver!r}.")
+        if allocator is not None and allocator not in ALLOCATORS:
+            raise RuntimeCallError(f"load requires an allocator in {list(ALLOCATORS)}; got {allocator!r}.")
         self.driver = driver
         self.manifest = None  # the deployment manifest, when loaded from a path that has one
         self.functions: dict[str, Function] = {}
         try:
-            self._load(vmfb)
+            self._load(vmfb, allocator)
         except (RuntimeError, ValueError, IndexError, UnicodeDecodeError) as e:
             # A corrupted vmfb can fail anywhere from parsing to reading its reflection.
-            hint = ""
+            where = f" on driver {self.driver!r}" if self.driver else ""
             if "INCOMPATIBLE" in str(e):
-                hint = f" (the vmfb was compiled for a target that driver {driver!r} cannot run)"
-            raise RuntimeCallError(f"could not load the vmfb on driver {driver!r}{hint}: {e}") from None
+                where += f" (the vmfb was compiled for a target that driver {self.driver!r} cannot run)"
+            raise RuntimeCallError(f"could not load the vmfb{where}: {e}") from None
 
-    def _load(self, vmfb: bytes) -> None:
-        self._config = _rt.Config(self.driver)
-        self._context = _rt.SystemContext(config=self._config)
-        self._vm_module = _rt.VmModule.copy_buffer(self._context.instance, vmfb)
-        self._context.add_vm_module(self._vm_module)
-        module_name = self._vm_module.name
-        bound = self._context.modules[module_name]
-        for name in self._vm_module.function_names:
-            if name.startswith("__"):
-                continue
-            vm_function = self._vm_module.lookup_function(name)
+    def _load(self, vmfb: bytes, allocator: str | None) -> None:
+        instance = _vm_instance()
+        self._vm_module = _rt.VmModule.copy_buffer(instance, vmfb)
+        exports = [self._vm_module.lookup_function(name) for name in self._vm_module.function_names
+                   if not name.startswith("__")]
+        if self.driver is None:
+            self.driver = _preferred_driver(exports)
+        if allocator is None:
+            allocator = "caching" if self.driver in _LOCAL_DRIVERS else "default"
+        self._device = _device(self.driver, allocator)
+        hal_module = _rt.create_hal_module(instance, self._device)
+        self._context = _rt.VmContext(instance, modules=[hal_module, self._vm_module])
+        for vm_function in exports:
             reflection = vm_function.reflection or {}
             if "hlo_mlir.program_shape" in reflection:
                 signature = _parse_program_shape(reflection["hlo_mlir.program_shape"])
             else:
                 signature = _parse_declaration(reflection.get("iree.abi.declaration", ""))
-            self.functions[name] = Function(self, name, bound[name], signature)
+            invoker = _FunctionInvoker(self._context, self._device, vm_function)
+            self.functions[vm_function.name] = Function(self, vm_function.name, invoker, signature)
 
     def __getitem__(self, name: str) -> Function:
         try:
@@ -242,8 +250,34 @@ class LoadedModule:
             return value
         buffer_view = value._buffer_view
         if _is_mappable(buffer_view.get_buffer()):
-            return np.array(value.to_host(), copy=True)
-        return _read_back(self._config.device, buffer_view, value.dtype)
+            # The mapped result itself, no copy: every call returns fresh buffers (constants
+            # included), and the array keeps its buffer alive (tests/e2e/test_runtime.py).
+            return value.to_host()
+        return _read_back(self._device, buffer_view, value.dtype)
+
+
+def _preferred_driver(exports) -> str:
+    """The driver ``hlo_mlir.compile`` recorded for the module's functions (local-task
+    wins if they differ), else DEFAULT_DRIVER."""
+    preferred = {(f.reflection or {}).get("hlo_mlir.preferred_driver") for f in exports} - {None}
+    if len(preferred) == 1:
+        return preferred.pop()
+    return "local-task" if "local-task" in preferred else DEFAULT_DRIVER
+
+
+@functools.cache
+def _vm_instance():
+    return _rt.VmInstance()
+
+
+@functools.cache
+def _device(driver: str, allocator: str):
+    """One device per (driver, allocator) in the process, as IREE's own get_device does."""
+    try:
+        hal_driver = _rt.get_driver(driver)
+    except (RuntimeError, ValueError) as e:
+        raise RuntimeCallError(f"the IREE runtime has no usable {driver!r} driver here: {e}") from None
+    return hal_driver.create_default_device(allocators=[allocator] if allocator != "default" else None)
 
 
 _HOST_VISIBLE = int(_rt.MemoryType.HOST_VISIBLE)
@@ -282,8 +316,11 @@ def _read_back(device, buffer_view, dtype: np.dtype) -> np.ndarray:
     return host if host.dtype == dtype else host.astype(dtype)
 
 
-def load(vmfb, driver: str = DEFAULT_DRIVER) -> LoadedModule:
-    """Loads vmfb bytes (or a path to a .vmfb file) on ``driver``."""
+def load(vmfb, driver: str | None = None, *, allocator: str | None = None) -> LoadedModule:
+    """Loads vmfb bytes (or a path to a .vmfb file) on ``driver``; ``None`` picks the
+    driver the vmfb was compiled to prefer (DEFAULT_DRIVER when it names none).
+    ``allocator`` is ``"caching"`` (device buffers are reused between calls; the default
+    on the local drivers) or ``"default"``."""
     if isinstance(vmfb, (str, os.PathLike)):
         path = os.fspath(vmfb)
         try:
@@ -298,6 +335,6 @@ def load(vmfb, driver: str = DEFAULT_DRIVER) -> LoadedModule:
         manifest = None
     else:
         raise RuntimeCallError(f"load requires vmfb bytes or a path; got {type(vmfb).__name__}.")
-    module = LoadedModule(bytes(vmfb), driver)
+    module = LoadedModule(bytes(vmfb), driver, allocator)
     module.manifest = manifest
     return module

@@ -69,8 +69,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("module", nargs="?", help="a .vmfb, or an .mlir file (compiled first)")
     p.add_argument("--module", dest="module_flag", metavar="PATH", help="same as the positional argument")
     p.add_argument("--function", default="main", help="the function to call (default: main)")
-    p.add_argument("--device", "--driver", dest="device", default="local-task",
-                   choices=sorted(_DRIVER_TARGET), help="runtime driver (default: local-task)")
+    p.add_argument("--device", "--driver", dest="device", default=None, choices=sorted(_DRIVER_TARGET),
+                   help="runtime driver (default: the one the vmfb was compiled to prefer; local-task or "
+                        "local-sync for llvm-cpu)")
     p.add_argument("--input", action="append", default=[], metavar="VALUE", help="an argument (repeatable)")
     p.add_argument("--output", action="append", default=[], metavar="SPEC",
                    help="where result i goes: @out.npy, +out.npy (append), - (print), '' (skip)")
@@ -340,7 +341,7 @@ def _load(args):
         raise ToolError(f"could not read {path!r}: No such file or directory.", ExitCode.INPUT)
     if path.endswith((".mlir", ".mlirbc")):
         module = load_source(path)
-        target = args.target or _DRIVER_TARGET[args.device]
+        target = args.target or _DRIVER_TARGET.get(args.device, "llvm-cpu")
         try:
             vmfb = compiler.compile(module, target, flags=args.iree_flags)
         except HloMlirError as e:

@@ -136,6 +136,48 @@ def test_programs_that_update_in_place_never_change_caller_arrays(driver):
         np.testing.assert_array_equal(a, s)
 
 
+# --- driver choice and result buffers ---------------------------------------------------------
+def _matmul(n: int):
+    b = XlaBuilder(f"matmul_{n}")
+    x, y = (Parameter(b, i, Shape.parse(f"f32[{n},{n}]")) for i in range(2))
+    return b.build(Dot(x, y))
+
+
+def test_load_picks_the_driver_the_vmfb_prefers(axpy_vmfb):
+    # Tiny kernels run on the calling thread; a 256^3 matrix product (16M multiply-adds)
+    # on the thread pool. A named driver always wins.
+    assert load(axpy_vmfb).driver == "local-sync"
+    assert load(hlo_mlir.compile(_matmul(256))).driver == "local-task"
+    assert load(axpy_vmfb, "local-task").driver == "local-task"
+    m = hlo_mlir.compiler.as_module(_axpy())
+    assert [hlo_mlir.compiler.preferred_driver(m, t) for t in ("vulkan-spirv", "cuda")] == ["vulkan", "cuda"]
+
+
+def test_results_outlive_their_call_and_are_independent(axpy_vmfb):
+    # Results are the mapped result buffers (no copy); they stay valid and distinct while
+    # later calls allocate and free buffers (the caching allocator reuses freed ones).
+    m = load(hlo_mlir.compile(_matmul(64)), "local-task")
+    eye = np.eye(64, dtype=np.float32)
+    outs = [(k, m.main(eye * k, eye)) for k in range(20)]
+    for _ in range(20):
+        m.main(eye, eye)
+    for k, out in outs:
+        np.testing.assert_array_equal(out, eye * k)
+    out = outs[0][1]
+    out[0, 0] = 7.0  # writable, and writing touches nothing the next call sees
+    np.testing.assert_array_equal(m.main(eye, eye), eye)
+
+
+@pytest.mark.parametrize("allocator", ["caching", "default"])
+def test_allocators(axpy_vmfb, allocator):
+    m = load(axpy_vmfb, "local-task", allocator=allocator)
+    np.testing.assert_array_equal(m.main(np.ones(4, np.float32), np.arange(4, dtype=np.float32)),
+                                  np.arange(4, dtype=np.float32) + 1)
+    with pytest.raises(RuntimeCallError, match=r"load requires an allocator in \['caching', 'default'\]; "
+                                               r"got 'pool'\."):
+        load(axpy_vmfb, allocator="pool")
+
+
 # --- tuples ----------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def tuple_vmfb():
@@ -196,6 +238,8 @@ def _flip_bytes(data: bytes) -> bytes:
 ])
 def test_corrupted_vmfb_is_a_clear_error(axpy_vmfb, corrupt):
     with pytest.raises(RuntimeCallError, match=r"could not load the vmfb on driver 'local-task': .*INVALID_ARGUMENT"):
+        load(corrupt(axpy_vmfb), "local-task")
+    with pytest.raises(RuntimeCallError, match=r"could not load the vmfb: .*INVALID_ARGUMENT"):
         load(corrupt(axpy_vmfb))
 
 
@@ -203,7 +247,7 @@ def test_load_argument_errors(axpy_vmfb):
     with pytest.raises(RuntimeCallError, match=r"load requires vmfb bytes or a path; got int\."):
         load(123)
     with pytest.raises(RuntimeCallError, match=r"load requires a driver in \['local-sync', 'local-task', "
-                                               r"'vulkan', 'cuda'\]; got 'metal'\."):
+                                               r"'vulkan', 'cuda'\] or None; got 'metal'\."):
         load(axpy_vmfb, "metal")
     m = load(axpy_vmfb)
     with pytest.raises(RuntimeCallError, match=r"no function 'nope'; the module has \['main'\]\."):
