@@ -57,6 +57,13 @@ def render(results_dir: str = RESULTS_DIR) -> str:
                   "Measured peaks (the best rate of this run: the microbenchmark's or a workload's): "
                   + "; ".join(_peak(p[k], k, unit) for k, unit in (("fp32", "gflops"), ("bandwidth", "gbs")))
                   + ".", ""]
+        nominal = p["fp32"].get("nominal")
+        if nominal:
+            lines += [f"Nominal fp32 peak {suite.nominal_text(nominal)}; hlo-mlir reaches " + ", ".join(
+                f"{r['name']} {100 * r['gflops']['hlo-mlir'] / nominal['gflops']:.0f}%" for r in s["workloads"]
+                if "compute" in r["tags"] and "gflops" in r) + " of it (XLA: " + ", ".join(
+                f"{r['name']} {100 * r['gflops']['xla'] / nominal['gflops']:.0f}%" for r in s["workloads"]
+                if "compute" in r["tags"] and "gflops" in r) + ").", ""]
         lines += _md(suite.HEADER, suite.table(s))
         numpy_rows = [(r["name"], f"{r['ratio_numpy']:.2f}") for r in s["workloads"] if "ratio_numpy" in r]
         lines += ["", "*hlo-mlir* and *XLA*: median time per call with numpy arguments and results (the public "

@@ -173,6 +173,24 @@ def save_json(path: str, data) -> None:
             json.dump(data, f, indent=1)
 
 
+def nominal_fp32_peak() -> dict | None:
+    """The datasheet-style fp32 peak: cores x the nominal clock /proc/cpuinfo reports x
+    flops per cycle per core (two FMA units: 64 with AVX-512, 32 with AVX2). Turbo
+    clocks can exceed it; a machine shared with other jobs gets less."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            info = f.read()
+    except OSError:
+        return None
+    mhz = [float(line.split(":")[1]) for line in info.splitlines() if line.startswith("cpu MHz")]
+    flags = next((line.split(":")[1].split() for line in info.splitlines() if line.startswith("flags")), [])
+    per_cycle = 64 if "avx512f" in flags else 32 if "fma" in flags else 8
+    if not mhz:
+        return None
+    cores = os.cpu_count() or 1
+    return {"gflops": cores * mhz[0] * 1e-3 * per_cycle, "cores": cores, "mhz": mhz[0], "flops_per_cycle": per_cycle}
+
+
 def machine_info() -> dict:
     import importlib.metadata
     import platform

@@ -77,6 +77,7 @@ def measure_peaks(quick: bool, rounds: int, min_time: float) -> dict:
         rates = {name: work / median(s) / 1e9 for name, s in samples.items()}
         out[key] = {unit: max(rates.values()), "by": rates,
                     "program": make.__doc__.strip().splitlines()[0]}
+    out["fp32"]["nominal"] = measure.nominal_fp32_peak()
     return out
 
 
@@ -181,6 +182,11 @@ HEADER = ("workload", "hlo-mlir", "XLA", "ratio", "ratio raw", "ratio best drive
           "output check")
 
 
+def nominal_text(n: dict) -> str:
+    return (f"{n['gflops']:.0f} GFLOP/s ({n['cores']} cores x {n['mhz'] / 1e3:.2f} GHz x "
+            f"{n['flops_per_cycle']} flop/cycle)")
+
+
 def summarize(results: dict) -> dict:
     ok = [r for r in results["workloads"] if "error" not in r]
     s = {key: geomean([r[key] for r in ok]) for key in
@@ -201,6 +207,10 @@ def print_report(results: dict, out=sys.stdout) -> None:
     print(f"\nmeasured peaks: fp32 {p['fp32']['gflops']:.1f} GFLOP/s (microbenchmark "
           f"{p['fp32']['microbenchmark']:.1f}), bandwidth {p['bandwidth']['gbs']:.1f} GB/s (microbenchmark "
           f"{p['bandwidth']['microbenchmark']:.1f})", file=out)
+    if p["fp32"].get("nominal"):
+        print(f"nominal fp32 peak {nominal_text(p['fp32']['nominal'])}; " + ", ".join(
+            f"{r['name']} {100 * r['gflops']['hlo-mlir'] / p['fp32']['nominal']['gflops']:.0f}%"
+            for r in results["workloads"] if "compute" in r["tags"] and "gflops" in r) + " of it", file=out)
     print(f"geomean hlo-mlir/XLA time ratio: api {s['ratio_api']:.2f} (best driver {s['ratio_api_best_driver']:.2f}), "
           f"raw {s['ratio_raw']:.2f} (best driver {s['ratio_raw_best_driver']:.2f}); slowest: {', '.join(s['worst'])}",
           file=out)
