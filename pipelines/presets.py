@@ -6,8 +6,10 @@ themselves, presets run the cleanups after them.
 
 - ``O0``: nothing.
 - ``O1``: cheap cleanups, one sweep: algebraic simplification, CSE, DCE.
-- ``O2``: inline calls, then a fixed point of algsimp, constant folding, CSE and DCE
-  (XLA's simplification loop).
+- ``O2``: inline calls, then a fixed point of algsimp, constant folding, CSE, DCE and
+  the while-loop simplifier and unroller (XLA's simplification loop; loops that run 0 or
+  1 times vanish, small counted loops are unrolled and the next sweep cleans up the
+  copies; on a module without loops the while passes only walk it).
 - ``iree-legalize``: the expanders that make the pinned IREE compute XLA's answers
   (every pass with ``legalizes_for_iree = True``), in dependency order: a pass comes
   before the passes that handle what it emits (the sort network and the
@@ -59,8 +61,9 @@ PRESETS: dict[str, Preset] = {
         Preset("O1", "algsimp,cse,dce", "cheap cleanups: one sweep of algsimp, cse, dce"),
         Preset(
             "O2",
-            "inline,fixed-point{max-iterations=8}(algsimp,constant-folding,cse,dce)",
-            "inline, then algsimp, constant folding, cse and dce to a fixed point",
+            "inline,fixed-point{max-iterations=8}(algsimp,constant-folding,cse,dce,"
+            "while-loop-simplifier,while-loop-unroller)",
+            "inline, then algsimp, constant folding, cse, dce and the while-loop passes to a fixed point",
         ),
         Preset("iree-legalize", ",".join(IREE_LEGALIZE),
                "expanders that make the pinned IREE compute XLA's answers"),

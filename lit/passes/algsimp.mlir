@@ -311,3 +311,17 @@ func.func @real_shape_ops_kept(%x: tensor<2x3xf32>) -> (tensor<6xf32>, tensor<2x
   %3 = stablehlo.slice %x [1:2, 0:3] : (tensor<2x3xf32>) -> tensor<1x3xf32>
   return %0, %1, %2, %3 : tensor<6xf32>, tensor<2x3xf64>, tensor<3x2xf32>, tensor<1x3xf32>
 }
+
+// -----
+
+// Check that an element of a tuple built in place is the tuple's operand (XLA's TupleSimplifier);
+// the tuple itself dies once nothing else reads it.
+// CHECK-LABEL: func.func @tuple_element_of_tuple
+// CHECK-NOT: stablehlo.get_tuple_element
+// CHECK: return %arg1, %arg0 : tensor<3xi32>, tensor<2xf32>
+func.func @tuple_element_of_tuple(%x: tensor<2xf32>, %y: tensor<3xi32>) -> (tensor<3xi32>, tensor<2xf32>) {
+  %t = stablehlo.tuple %x, %y : tuple<tensor<2xf32>, tensor<3xi32>>
+  %0 = stablehlo.get_tuple_element %t[1] : (tuple<tensor<2xf32>, tensor<3xi32>>) -> tensor<3xi32>
+  %1 = stablehlo.get_tuple_element %t[0] : (tuple<tensor<2xf32>, tensor<3xi32>>) -> tensor<2xf32>
+  return %0, %1 : tensor<3xi32>, tensor<2xf32>
+}

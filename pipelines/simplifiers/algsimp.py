@@ -293,6 +293,16 @@ def concatenate_single(op):
     return [operands[0]] if len(operands) == 1 and operands[0].type == op.results[0].type else None
 
 
+# --- tuples (XLA's TupleSimplifier) ---------------------------------------------------------
+@pattern("stablehlo.get_tuple_element")
+def tuple_element_of_tuple(op):
+    """get_tuple_element(tuple(x0, ..., xn), i) -> xi."""
+    inner = producer(op.operands[0], "stablehlo.tuple")
+    if inner is None:
+        return None
+    return [inner.operands[ir.IntegerAttr(op.attributes["index"]).value]]
+
+
 PATTERNS = (
     identity_operand,
     absorbing_operand,
@@ -315,12 +325,13 @@ PATTERNS = (
     identity_broadcast,
     broadcast_of_broadcast,
     concatenate_single,
+    tuple_element_of_tuple,
 )
 
 
 @register
 class AlgebraicSimplifier(PatternPass):
-    """Algebraic simplification: identities, absorbing elements, negations, no-op shape ops."""
+    """Algebraic simplification: identities, absorbing elements, negations, no-op shape ops, tuples."""
 
     name = "algsimp"
     patterns = PATTERNS
