@@ -223,11 +223,12 @@ func.func @nested(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // Check that loops are left alone when the trip count is unknown (a parameter bound), the
 // counter would wrap (ui8 up to LE 255), an NE bound is never met (step 2 from 0 to 5),
-// the body has side effects or a large tensor, or the loop was unrolled before.
+// the body has side effects, a large tensor or complex values, or the loop was unrolled before.
 // CHECK-LABEL: func.func @refusals
-// CHECK-COUNT-6: stablehlo.while
-func.func @refusals(%x: tensor<4xf32>, %n: tensor<i32>, %big: tensor<256x257xf32>)
-    -> (tensor<4xf32>, tensor<ui8>, tensor<i32>, tensor<4xf32>, tensor<256x257xf32>, tensor<4xf32>) {
+// CHECK-COUNT-7: stablehlo.while
+func.func @refusals(%x: tensor<4xf32>, %n: tensor<i32>, %big: tensor<256x257xf32>, %z: tensor<4xcomplex<f64>>)
+    -> (tensor<4xf32>, tensor<ui8>, tensor<i32>, tensor<4xf32>, tensor<256x257xf32>, tensor<4xf32>,
+        tensor<4xcomplex<f64>>) {
   %c0 = stablehlo.constant dense<0> : tensor<i32>
   %r0:2 = stablehlo.while(%v = %x, %i = %c0) : tensor<4xf32>, tensor<i32>
   cond {
@@ -293,5 +294,17 @@ func.func @refusals(%x: tensor<4xf32>, %n: tensor<i32>, %big: tensor<256x257xf32
     %v1 = stablehlo.multiply %v, %v : tensor<4xf32>
     stablehlo.return %v1, %i1 : tensor<4xf32>, tensor<i32>
   }
-  return %r0#0, %r1, %r2, %r3#0, %r4#0, %r5#0 : tensor<4xf32>, tensor<ui8>, tensor<i32>, tensor<4xf32>, tensor<256x257xf32>, tensor<4xf32>
+  %r6:2 = stablehlo.while(%v = %z, %i = %c0) : tensor<4xcomplex<f64>>, tensor<i32>
+  cond {
+    %m = stablehlo.constant dense<2> : tensor<i32>
+    %p = stablehlo.compare LT, %i, %m, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i1 = stablehlo.add %i, %one : tensor<i32>
+    %v1 = stablehlo.multiply %v, %v : tensor<4xcomplex<f64>>
+    stablehlo.return %v1, %i1 : tensor<4xcomplex<f64>>, tensor<i32>
+  }
+  return %r0#0, %r1, %r2, %r3#0, %r4#0, %r5#0, %r6#0 : tensor<4xf32>, tensor<ui8>, tensor<i32>, tensor<4xf32>,
+      tensor<256x257xf32>, tensor<4xf32>, tensor<4xcomplex<f64>>
 }

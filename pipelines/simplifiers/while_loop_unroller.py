@@ -39,9 +39,10 @@ has trip count 1000. With ``s`` the number of non-constant ops in the body:
   idempotent, also inside a fixed-point group.
 
 Refused: bodies with side effects (custom_call with ``has_side_effect``, collectives,
-infeed/outfeed/send/recv, ``rng``, calls), and bodies that are not small: any tensor with
+infeed/outfeed/send/recv, ``rng``, calls), bodies that are not small: any tensor with
 more than ``max-body-elements`` elements (dispatch overhead does not matter there and
-unrolling only costs compile time). Nested regions are copied with the body.
+unrolling only costs compile time), and bodies with complex values (the pinned IREE
+miscompiles unrolled complex<f64> Cholesky and triangular-solve loops). Nested regions are copied with the body.
 
 The copies leave dead counter updates and duplicated constants: run ``algsimp``,
 ``constant-folding``, ``cse`` and ``dce`` after this pass (the O2 preset does).
@@ -277,6 +278,17 @@ def _is_small(block: ir.Block, max_elements: int) -> bool:
                for o in _nested(block.operations) for v in [*o.operands, *o.results])
 
 
+def _is_complex(t: ir.Type) -> bool:
+    return isinstance(t, ir.RankedTensorType) and isinstance(t.element_type, ir.ComplexType)
+
+
+def _computes_complex(block: ir.Block) -> bool:
+    """Whether the body has complex values. The pinned IREE miscompiles the unrolled
+    Cholesky and triangular-solve loops of complex<f64> (NaN results, where XLA computes
+    the same unrolled module right; docs/iree-defects.md), so complex bodies stay loops."""
+    return any(_is_complex(v.type) for o in _nested(block.operations) for v in [*o.operands, *o.results])
+
+
 # --- copying bodies -------------------------------------------------------------------------
 def _remap(op: ir.Operation, mapping: dict) -> None:
     """Rewrites the operands of ``op`` and of the ops nested in it through ``mapping``."""
@@ -393,7 +405,8 @@ class WhileLoopUnroller(Pass):
         if UNROLL_FACTOR_ATTR in op.attributes:
             return False  # unrolled before
         body = op.regions[1].blocks[0]
-        if has_side_effects(body.operations) or not _is_small(body, self.max_body_elements):
+        if (has_side_effects(body.operations) or not _is_small(body, self.max_body_elements)
+                or _computes_complex(body)):
             return False
         trips = trip_count(op)
         if trips is None:
