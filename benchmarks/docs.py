@@ -58,7 +58,7 @@ def render(results_dir: str = RESULTS_DIR) -> str:
                   + "; ".join(_peak(p[k], k, unit) for k, unit in (("fp32", "gflops"), ("bandwidth", "gbs")))
                   + ".", ""]
         nominal = p["fp32"].get("nominal")
-        if nominal:
+        if nominal and any("compute" in r["tags"] and "gflops" in r for r in s["workloads"]):
             lines += [f"Nominal fp32 peak {suite.nominal_text(nominal)}; hlo-mlir reaches " + ", ".join(
                 f"{r['name']} {100 * r['gflops']['hlo-mlir'] / nominal['gflops']:.0f}%" for r in s["workloads"]
                 if "compute" in r["tags"] and "gflops" in r) + " of it (XLA: " + ", ".join(

@@ -207,10 +207,11 @@ def print_report(results: dict, out=sys.stdout) -> None:
     print(f"\nmeasured peaks: fp32 {p['fp32']['gflops']:.1f} GFLOP/s (microbenchmark "
           f"{p['fp32']['microbenchmark']:.1f}), bandwidth {p['bandwidth']['gbs']:.1f} GB/s (microbenchmark "
           f"{p['bandwidth']['microbenchmark']:.1f})", file=out)
-    if p["fp32"].get("nominal"):
-        print(f"nominal fp32 peak {nominal_text(p['fp32']['nominal'])}; " + ", ".join(
-            f"{r['name']} {100 * r['gflops']['hlo-mlir'] / p['fp32']['nominal']['gflops']:.0f}%"
-            for r in results["workloads"] if "compute" in r["tags"] and "gflops" in r) + " of it", file=out)
+    nominal = p["fp32"].get("nominal")
+    shares = [f"{r['name']} {100 * r['gflops']['hlo-mlir'] / nominal['gflops']:.0f}%"
+              for r in results["workloads"] if nominal and "compute" in r["tags"] and "gflops" in r]
+    if shares:
+        print(f"nominal fp32 peak {nominal_text(nominal)}; {', '.join(shares)} of it", file=out)
     print(f"geomean hlo-mlir/XLA time ratio: api {s['ratio_api']:.2f} (best driver {s['ratio_api_best_driver']:.2f}), "
           f"raw {s['ratio_raw']:.2f} (best driver {s['ratio_raw_best_driver']:.2f}); slowest: {', '.join(s['worst'])}",
           file=out)

@@ -9,7 +9,8 @@ themselves, presets run the cleanups after them.
 - ``O2``: inline calls, then a fixed point of algsimp, constant folding, CSE, DCE and
   the while-loop simplifier and unroller (XLA's simplification loop; loops that run 0 or
   1 times vanish, small counted loops are unrolled and the next sweep cleans up the
-  copies; on a module without loops the while passes only walk it).
+  copies; on a module without loops the while passes only walk it), and the tree
+  reduction rewriter (long reductions into few results become two reductions).
 - ``iree-legalize``: the expanders that make the pinned IREE compute XLA's answers
   (every pass with ``legalizes_for_iree = True``), in dependency order: a pass comes
   before the passes that handle what it emits (the sort network and the
@@ -62,8 +63,9 @@ PRESETS: dict[str, Preset] = {
         Preset(
             "O2",
             "inline,fixed-point{max-iterations=8}(algsimp,constant-folding,cse,dce,"
-            "while-loop-simplifier,while-loop-unroller)",
-            "inline, then algsimp, constant folding, cse, dce and the while-loop passes to a fixed point",
+            "while-loop-simplifier,while-loop-unroller,tree-reduction-rewriter)",
+            "inline, then algsimp, constant folding, cse, dce, the while-loop passes and the tree "
+            "reduction rewriter to a fixed point",
         ),
         Preset("iree-legalize", ",".join(IREE_LEGALIZE),
                "expanders that make the pinned IREE compute XLA's answers"),

@@ -10,6 +10,6 @@
 // CHECK: Presets:
 // CHECK: O0
 // CHECK: O1
-// CHECK: O2 {{.*}}fixed-point{max-iterations=8}(algsimp,constant-folding,cse,dce,while-loop-simplifier,while-loop-unroller)
+// CHECK: O2 {{.*}}fixed-point{max-iterations=8}(algsimp,constant-folding,cse,dce,while-loop-simplifier,while-loop-unroller,tree-reduction-rewriter)
 // CHECK: Groups:
 // CHECK: fixed-point{max-iterations=N}(...)

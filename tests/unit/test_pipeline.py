@@ -78,7 +78,8 @@ def test_presets_expand_in_place():
     o2 = parse_pipeline("O2")
     assert isinstance(o2[-1], FixedPointNode) and o2[-1].max_iterations == 8
     assert [n.name for n in o2[-1].children] == ["algsimp", "constant-folding", "cse", "dce",
-                                                 "while-loop-simplifier", "while-loop-unroller"]
+                                                 "while-loop-simplifier", "while-loop-unroller",
+                                                 "tree-reduction-rewriter"]
     for preset in PRESETS.values():
         parse_pipeline(preset.spec)  # every preset is a valid spec
         with pytest.raises(InvalidArgumentError):
