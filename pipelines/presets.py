@@ -51,6 +51,7 @@ IREE_LEGALIZE = [
     "select-and-scatter-expander",
     "single-window-stride",
     "gather-clamp",
+    "gather-index-select",
     "scatter-bounds",
     "iree-unsupported-ops",
 ]

@@ -221,6 +221,11 @@ GATHER_FORMS = {
                  GatherDimensionNumbers([2], [1], [1], 2, operand_batching_dims=[0],
                                         start_indices_batching_dims=[0]),
                  [1, 1, 3], [[[-1], [7], [2], [4]], [[0], [1], [9], [-3]]]),
+    # whole rows (gather-index-select turns these into torch_index_select after clamping)
+    "rows_of_rank3_by_matrix": (("f32[6,2,3]", "s32[2,3]"), GatherDimensionNumbers([2, 3], [0], [0], 2),
+                                [1, 2, 3], [[0, 5, -1], [9, 2, 3]]),
+    "elements_of_vector": (("s32[7]", "s64[5]"), GatherDimensionNumbers([], [0], [0], 1), [1],
+                           [0, 6, -2, 8, 3]),
     "empty_indices": (("f32[5,3]", "s32[0,1]"), ROWS, [1, 3], np.zeros((0, 1))),
     "empty_operand_dim": (("f32[5,0]", "s32[2,1]"), ROWS, [1, 0], [[3], [-1]]),
 }
@@ -258,6 +263,17 @@ def test_gather_forms():
     args = [a for k, spec in enumerate(GATHER_FORMS.values()) for a in _arrays(spec[0], spec[3], k)]
     _check(comp, args, lambda *a: tuple(np_gather(a[2 * k], a[2 * k + 1], spec[1], spec[2])
                                         for k, spec in enumerate(GATHER_FORMS.values())))
+
+
+def test_whole_row_gathers_become_index_selects():
+    """After clamping, gathers of whole rows are torch_index_select (IREE copies rows)."""
+    comp = _forms_module("gather_forms", GATHER_FORMS, lambda ps, spec: Gather(ps[0], ps[1], spec[1], spec[2]))
+    module = hlo_mlir.compiler.as_module(comp)
+    hlo_mlir.compiler.prepare(module)
+    text = str(module)
+    # the two row forms, the scalar index and both empty forms
+    assert text.count("stablehlo.torch_index_select") == 5
+    assert text.count('"stablehlo.gather"(') == len(GATHER_FORMS) - 5
 
 
 def test_gather_sorted_hint_keeps_results():
