@@ -54,6 +54,7 @@ IREE_LEGALIZE = [
     "gather-index-select",
     "scatter-bounds",
     "iree-unsupported-ops",
+    "materialize-shared-transcendentals",
 ]
 
 PRESETS: dict[str, Preset] = {

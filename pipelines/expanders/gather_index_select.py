@@ -14,7 +14,8 @@ becomes::
 
     %r = "stablehlo.torch_index_select"(%table, %ids) {dim = 0, batch_dims = 0}
 
-``torch_index_select`` does not clamp, so only gathers whose indices are known to be in
+``torch_index_select`` is a legacy StableHLO op that the pinned IREE still lowers (XLA
+never sees it: the oracle runs the module before the legalizations). It does not clamp, so only gathers whose indices are known to be in
 bounds (``hlo_mlir.in_bounds``, which ``gather-clamp`` sets) are rewritten: run it after
 ``gather-clamp``. Conditions: start indices index dimension 0 of the operand only, every
 slice is a whole row (slice sizes ``[1, d1, ..., dn]``, dimension 0 collapsed), the row
