@@ -58,12 +58,9 @@ def render(results_dir: str = RESULTS_DIR) -> str:
                   + "; ".join(_peak(p[k], k, unit) for k, unit in (("fp32", "gflops"), ("bandwidth", "gbs")))
                   + ".", ""]
         nominal = p["fp32"].get("nominal")
-        if nominal and any("compute" in r["tags"] and "gflops" in r for r in s["workloads"]):
-            lines += [f"Nominal fp32 peak {suite.nominal_text(nominal)}; hlo-mlir reaches " + ", ".join(
-                f"{r['name']} {100 * r['gflops']['hlo-mlir'] / nominal['gflops']:.0f}%" for r in s["workloads"]
-                if "compute" in r["tags"] and "gflops" in r) + " of it (XLA: " + ", ".join(
-                f"{r['name']} {100 * r['gflops']['xla'] / nominal['gflops']:.0f}%" for r in s["workloads"]
-                if "compute" in r["tags"] and "gflops" in r) + ").", ""]
+        if nominal and suite.compute_bound(s):
+            lines += [f"Nominal fp32 peak {suite.nominal_text(nominal)}; hlo-mlir reaches "
+                      f"{suite.share_of_nominal(s, 'hlo-mlir')} of it (XLA: {suite.share_of_nominal(s, 'xla')}).", ""]
         lines += _md(suite.HEADER, suite.table(s))
         numpy_rows = [(r["name"], f"{r['ratio_numpy']:.2f}") for r in s["workloads"] if "ratio_numpy" in r]
         lines += ["", "*hlo-mlir* and *XLA*: median time per call with numpy arguments and results (the public "

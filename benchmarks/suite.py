@@ -182,6 +182,18 @@ HEADER = ("workload", "hlo-mlir", "XLA", "ratio", "ratio raw", "ratio best drive
           "output check")
 
 
+def compute_bound(results: dict) -> list[dict]:
+    """The workloads measured against the fp32 peak."""
+    return [r for r in results["workloads"] if "compute" in r["tags"] and "gflops" in r]
+
+
+def share_of_nominal(results: dict, system: str) -> str:
+    """"matmul_f32_512 54%, ...": each compute-bound workload's rate on ``system`` against
+    the nominal fp32 peak."""
+    peak = results["peaks"]["fp32"]["nominal"]["gflops"]
+    return ", ".join(f"{r['name']} {100 * r['gflops'][system] / peak:.0f}%" for r in compute_bound(results))
+
+
 def nominal_text(n: dict) -> str:
     return (f"{n['gflops']:.0f} GFLOP/s ({n['cores']} cores x {n['mhz'] / 1e3:.2f} GHz x "
             f"{n['flops_per_cycle']} flop/cycle)")
@@ -208,10 +220,8 @@ def print_report(results: dict, out=sys.stdout) -> None:
           f"{p['fp32']['microbenchmark']:.1f}), bandwidth {p['bandwidth']['gbs']:.1f} GB/s (microbenchmark "
           f"{p['bandwidth']['microbenchmark']:.1f})", file=out)
     nominal = p["fp32"].get("nominal")
-    shares = [f"{r['name']} {100 * r['gflops']['hlo-mlir'] / nominal['gflops']:.0f}%"
-              for r in results["workloads"] if nominal and "compute" in r["tags"] and "gflops" in r]
-    if shares:
-        print(f"nominal fp32 peak {nominal_text(nominal)}; {', '.join(shares)} of it", file=out)
+    if nominal and compute_bound(results):
+        print(f"nominal fp32 peak {nominal_text(nominal)}; {share_of_nominal(results, 'hlo-mlir')} of it", file=out)
     print(f"geomean hlo-mlir/XLA time ratio: api {s['ratio_api']:.2f} (best driver {s['ratio_api_best_driver']:.2f}), "
           f"raw {s['ratio_raw']:.2f} (best driver {s['ratio_raw_best_driver']:.2f}); slowest: {', '.join(s['worst'])}",
           file=out)

@@ -12,14 +12,13 @@ algorithm sorts by it.
 
 from __future__ import annotations
 
-from typing import Sequence
-
 from iree.compiler import ir
 
 from dialect_ops import _emit
 from dialect_ops.elementwise import binary, compare, unary
+from pipelines.regions import clone_body
 
-__all__ = ["clone_body", "write_tie_break_comparator", "comparator_block", "sort_dimension"]
+__all__ = ["write_tie_break_comparator", "comparator_block", "sort_dimension"]
 
 
 def comparator_block(sort_op) -> ir.Block:
@@ -30,26 +29,6 @@ def sort_dimension(sort_op) -> int:
     """The sort's ``dimension`` attribute, made non-negative."""
     rank = len(_emit.shape_of(sort_op.operands[0]).dimensions)
     return ir.IntegerAttr(sort_op.attributes["dimension"]).value % rank
-
-
-def clone_body(source: ir.Block, args: Sequence[ir.Value]) -> list[ir.Value]:
-    """Clones ``source``'s ops (not its terminator) at the current insertion point, with
-    ``args`` in place of its block arguments; returns the clones of the values its
-    terminator returns. ``source`` is left unchanged, so it can be cloned again."""
-    mapping = {arg: value for arg, value in zip(source.arguments, args)}
-    ops = list(source.operations)
-
-    def remap(op):
-        for i, operand in enumerate(op.operands):
-            if operand in mapping:
-                op.operands[i] = mapping[operand]
-        return ir.WalkResult.ADVANCE
-
-    for op in ops[:-1]:
-        clone = op.operation.clone()
-        clone.walk(remap)  # nested regions may use the block arguments too
-        mapping.update(zip(op.results, clone.results))
-    return [mapping.get(v, v) for v in ops[-1].operands]
 
 
 def write_tie_break_comparator(block: ir.Block, comparator: ir.Block) -> None:

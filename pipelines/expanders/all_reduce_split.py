@@ -21,10 +21,9 @@ from typing import Sequence
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops.collectives import all_reduce, channel_id_of, replica_groups_of
-from pipelines.expanders._sort_regions import clone_body
 from pipelines.pass_base import ExpanderPass
+from pipelines.regions import copy_of
 from pipelines.registry import register
 
 __all__ = ["AllReduceSplit"]
@@ -41,12 +40,7 @@ class AllReduceSplit(ExpanderPass):
         return op.operation.name == "stablehlo.all_reduce" and len(op.operands) > 1
 
     def expand(self, op) -> Sequence[ir.Value]:
-        reducer = op.regions[0].blocks[0]
-
-        def fill(block: ir.Block) -> None:
-            with ir.InsertionPoint(block):
-                _emit.region_return(clone_body(reducer, list(block.arguments)))
-
+        fill = copy_of(op.regions[0].blocks[0])
         groups, channel = replica_groups_of(op), channel_id_of(op)
         global_ids = "use_global_device_ids" in op.attributes
         return [all_reduce(v, fill, groups, channel, global_ids) for v in op.operands]

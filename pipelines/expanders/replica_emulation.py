@@ -60,8 +60,8 @@ from dialect_ops.shape_ops import broadcast_in_dim
 from dialect_ops.slicing import concatenate, slice_
 from hlo_mlir.errors import InvalidArgumentError
 from hlo_mlir.shape import ProgramShape, Shape
-from pipelines.expanders._sort_regions import clone_body
 from pipelines.pass_base import Pass, UpstreamPass
+from pipelines.regions import copy_of
 from pipelines.registry import register
 
 __all__ = ["EmulateReplicas", "emulate_replicas", "run_replicated"]
@@ -266,11 +266,7 @@ def _combiner(op) -> Callable[[ir.Value, ir.Value], ir.Value]:
     scalar = _emit.shape_of(a)
     shape = ProgramShape([scalar, scalar], _emit.shape_of(ops[-1].operands[0]))
 
-    def fill(block: ir.Block) -> None:
-        with ir.InsertionPoint(block):
-            _emit.region_return(clone_body(reducer, list(block.arguments)))
-
-    return lambda x, y: map_([x, y], fill, shape, list(range(_emit.shape_of(x).rank)))
+    return lambda x, y: map_([x, y], copy_of(reducer), shape, list(range(_emit.shape_of(x).rank)))
 
 
 def _reduced(op, args: Values, group: Sequence[int], j: int) -> ir.Value:

@@ -28,8 +28,9 @@ from dialect_ops import _emit
 from dialect_ops.elementwise import bitcast_convert
 from dialect_ops.sorting import sort
 from hlo_mlir.types import PrimitiveType
-from pipelines.expanders._sort_regions import clone_body, comparator_block, sort_dimension
+from pipelines.expanders._sort_regions import comparator_block, sort_dimension
 from pipelines.pass_base import ExpanderPass
+from pipelines.regions import clone_body
 from pipelines.registry import register
 
 __all__ = ["SortBf16AsBits"]

@@ -38,9 +38,9 @@ from dialect_ops import _emit, op_facts
 from dialect_ops.reduction import reduce
 from dialect_ops.shape_ops import reshape
 from dialect_ops.slicing import pad
-from pipelines.expanders._sort_regions import clone_body
 from pipelines.matchers import element_dtype, i64_array_attr, same_bits, splat_of
 from pipelines.pass_base import ExpanderPass
+from pipelines.regions import copy_of
 from pipelines.registry import register
 
 __all__ = ["TreeReductionRewriter"]
@@ -79,12 +79,7 @@ class TreeReductionRewriter(ExpanderPass):
         x = reshape(x, sizes[:d] + [rows, self.window] + sizes[d + 1:])
         # Inner: every reduced dimension but the rows of d (dimensions after d shift by one).
         inner_dims = [i if i < d else i + 1 for i in dims if i != d] + [d + 1]
-        block = op.regions[0].blocks[0]
-
-        def body(new_block):
-            with ir.InsertionPoint(new_block):
-                _emit.region_return(clone_body(block, list(new_block.arguments)))
-
+        body = copy_of(op.regions[0].blocks[0])
         (partial,) = reduce([x], [init], sorted(inner_dims), body)
         kept_before_d = sum(1 for i in range(d) if i not in dims)
         return reduce([partial], [init], [kept_before_d], body)

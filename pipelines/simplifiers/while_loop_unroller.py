@@ -64,6 +64,7 @@ from dialect_ops.constant import constant
 from dialect_ops.elementwise import binary
 from pipelines.matchers import element_dtype, producer, splat_of
 from pipelines.pass_base import Pass
+from pipelines.regions import clone_ops
 from pipelines.registry import register
 
 __all__ = ["WhileLoopUnroller", "InductionVariable", "TripCount", "trip_count", "unroll_fully",
@@ -290,30 +291,12 @@ def _computes_complex(block: ir.Block) -> bool:
 
 
 # --- copying bodies -------------------------------------------------------------------------
-def _remap(op: ir.Operation, mapping: dict) -> None:
-    """Rewrites the operands of ``op`` and of the ops nested in it through ``mapping``."""
-
-    def visit(o):
-        for i, v in enumerate(o.operands):
-            new = mapping.get(v)
-            if new is not None:
-                o.operands[i] = new
-        return ir.WalkResult.ADVANCE
-
-    op.walk(visit)
-
-
 def _copy(ops: Sequence, params: Sequence[ir.Value], args: Sequence[ir.Value],
           results: Sequence[ir.Value], shared: dict) -> list[ir.Value]:
     """Copies ``ops`` (a body without its terminator and constants, which ``shared`` maps or
     which stay where they are) at the current insertion point with ``params`` bound to
     ``args``; returns what ``results`` become."""
-    mapping = dict(shared)
-    mapping.update(zip(params, args))
-    for op in ops:
-        clone = op.operation.clone()
-        _remap(clone, mapping)
-        mapping.update(zip(op.results, clone.results))
+    mapping = clone_ops(ops, {**shared, **dict(zip(params, args))})
     return [mapping.get(v, v) for v in results]
 
 

@@ -8,13 +8,12 @@ import pytest
 
 from hlo_mlir import Add, And, ConstantR0, Max, Min, Mul, Parameter, Reduce, Shape, Tuple, XlaBuilder, compiler
 from pipelines.pipeline import run_pipeline
+from tests.e2e.test_reduction import binary_reducer
 from tests.oracle import check
 
 
 def _reducer(op, type_name="f32"):
-    b = XlaBuilder(f"reducer_{op.__name__}")
-    x, y = (Parameter(b, i, Shape.parse(f"{type_name}[]")) for i in range(2))
-    return b.build(op(x, y))
+    return binary_reducer(op, type_name, f"reducer_{op.__name__}")
 
 
 def _program():
