@@ -13,18 +13,21 @@ creation time (UTC, ISO 8601). ``hlo_mlir.runtime.load(path)`` calls
 :func:`check_manifest`, so a vmfb that does not match its manifest is refused.
 
 Files are written atomically (:func:`write_atomic`): to a temporary file in the target
-folder, then ``os.replace``; an interrupted write leaves no partial file.
+folder, then ``os.replace``; an interrupted write leaves no partial file. A vmfb and its
+manifest are written together (:func:`write_all_atomic`): both files or neither.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import errno
 import hashlib
 import importlib.metadata
 import json
 import os
 import platform
+import shutil
 import signal
 import tempfile
 from dataclasses import dataclass, field
@@ -36,7 +39,7 @@ __all__ = [
     "FORMAT", "FORMAT_VERSION", "MANIFEST_SUFFIX",
     "ManifestError", "FunctionSignature", "Manifest",
     "manifest_path", "sha256_hex", "versions", "function_signatures", "make_manifest",
-    "write_atomic", "save", "read_manifest", "check_manifest",
+    "write_atomic", "write_all_atomic", "save", "read_manifest", "check_manifest",
 ]
 
 FORMAT = "hlo-mlir.manifest"
@@ -148,10 +151,14 @@ class Manifest:
         flags = need(data, "flags", list)
         if not all(isinstance(s, str) for s in flags):
             raise ManifestError(f"malformed manifest {where}: field 'flags' must be a list of strings.")
+        versions = need(data, "versions", dict)
+        if not all(isinstance(v, str) for v in versions.values()):
+            raise ManifestError(f"malformed manifest {where}: field 'versions' must map names to strings.")
         return Manifest(vmfb=need(data, "vmfb", str), sha256=sha, size=need(data, "size", int),
                         target=need(data, "target", str), flags=tuple(flags), functions=tuple(functions),
-                        versions=dict(need(data, "versions", dict)), created=need(data, "created", str),
-                        source=dict(data.get("source") or {}), format_version=version)
+                        versions=dict(versions), created=need(data, "created", str),
+                        source=dict(need(data, "source", dict)) if "source" in data else {},
+                        format_version=version)
 
 
 def _kind_name(kind) -> str:
@@ -253,14 +260,25 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
     """Writes ``data`` to ``path`` through a temporary file in the same folder and
     ``os.replace``: readers see the old file or the whole new one, never a part, and an
     error or KeyboardInterrupt leaves no file behind."""
-    _replace_all([(os.fspath(path), data)])
+    write_all_atomic([(path, data)])
 
 
-def _replace_all(items: list[tuple[str, bytes]]) -> None:
+def write_all_atomic(items: Iterable[tuple[str | os.PathLike, bytes]]) -> None:
+    """Writes each ``(path, data)`` as :func:`write_atomic` does, all or none: every file
+    is written to a temporary first, and when a rename fails (a path that is a folder, a
+    full disk) the files already renamed are put back as they were. An OSError names the
+    path that could not be written (``e.filename``)."""
+    files: list[tuple[str, bytes]] = [(os.fspath(p), d) for p, d in items]
     temps: list[tuple[str, str]] = []
+    done: list[tuple[str, str | None]] = []  # (path, backup of the file it replaced, if any)
     try:
-        for path, data in items:
-            fd, tmp = _temp_beside(path)
+        for path, data in files:
+            if os.path.isdir(path):
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+            try:
+                fd, tmp = _temp_beside(path)
+            except OSError as e:
+                raise type(e)(e.errno, e.strerror, path) from None
             temps.append((tmp, path))
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
@@ -268,15 +286,60 @@ def _replace_all(items: list[tuple[str, bytes]]) -> None:
                 os.fsync(f.fileno())
         # The renames run with SIGINT blocked, so Ctrl-C cannot split a vmfb from its manifest.
         with _sigint_blocked():
-            for tmp, path in temps:
-                os.replace(tmp, path)
+            try:
+                for tmp, path in temps:
+                    done.append((path, _backup(path)))
+                    try:
+                        os.replace(tmp, path)
+                    except OSError as e:
+                        raise type(e)(e.errno, e.strerror, path) from None
+            except BaseException:
+                _restore(done)
+                raise
+            for _, backup in done:
+                _unlink(backup)
             temps = []
     finally:
         for tmp, _ in temps:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+            _unlink(tmp)
+
+
+def _backup(path: str) -> str | None:
+    """A hard link to the file at ``path`` (None when there is none), to restore it from."""
+    if not os.path.isfile(path):
+        return None
+    backup = os.path.join(os.path.dirname(os.path.abspath(path)),
+                          f".{os.path.basename(path)}.{os.getpid()}.backup.tmp")
+    _unlink(backup)
+    try:
+        os.link(path, backup)
+    except OSError:
+        shutil.copy2(path, backup)  # file systems without hard links
+    return backup
+
+
+def _restore(done: list[tuple[str, str | None]]) -> None:
+    """Puts back what ``write_all_atomic`` replaced: old files from their backups, and new
+    files that replaced nothing removed."""
+    for path, backup in reversed(done):
+        try:
+            if backup is None:
+                _unlink(path)
+            elif os.path.exists(path) and os.path.samefile(backup, path):
+                _unlink(backup)  # never replaced (rename of a hard link onto itself does nothing)
+            else:
+                os.replace(backup, path)
+        except OSError:
+            pass
+
+
+def _unlink(path: str | None) -> None:
+    if path is None:
+        return
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 @contextlib.contextmanager
@@ -308,7 +371,7 @@ def save(path: str | os.PathLike, vmfb: bytes, manifest: Manifest | None) -> Non
     if manifest.sha256 != sha256_hex(vmfb):
         raise ManifestError("save requires a manifest made for this vmfb; the SHA-256 values differ.")
     text = json.dumps(manifest.to_json(), indent=2) + "\n"
-    _replace_all([(path, vmfb), (manifest_path(path), text.encode())])
+    write_all_atomic([(path, vmfb), (manifest_path(path), text.encode())])
 
 
 def read_manifest(path: str | os.PathLike) -> Manifest:

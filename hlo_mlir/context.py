@@ -4,6 +4,12 @@ All modules built by hlo-mlir live in a single process-wide ``ir.Context`` (IREE
 with StableHLO registered), so computations built by different builders can be
 combined. ``user_location()`` finds the first stack frame outside hlo-mlir: the
 line of user code that called the builder.
+
+The context accepts attributes of dialects it does not register, as XLA and JAX emit
+them (``#mhlo.original_value<...>``, ``#mhlo.type_extensions<...>``, ``#sdy...``): they
+parse as opaque attributes, print back as written and travel through the passes and the
+bytecode IREE reads. Operations of unregistered dialects parse too (MLIR has one switch
+for both), so ``verify_module`` refuses them: ``unregistered_ops`` names them.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ for _dialect in ("stablehlo", "chlo"):
     sys.modules.setdefault(f"iree.compiler.dialects.{_dialect}", types.ModuleType(f"iree.compiler.dialects.{_dialect}"))
 
 __all__ = ["get_context", "user_frame", "user_location", "location_text", "diagnostics_to_errors",
-           "verify_module"]
+           "verify_module", "unregistered_ops"]
 
 _lock = threading.Lock()
 _context: ir.Context | None = None
@@ -43,7 +49,8 @@ def get_context() -> ir.Context:
         with _lock:
             if _context is None:
                 ctx = ir.Context()
-                ctx.allow_unregistered_dialects = False
+                # For attributes of dialects IREE does not register (mhlo, sdy): see the module docstring.
+                ctx.allow_unregistered_dialects = True
                 # Loading the dialects we emit up front keeps printing stable.
                 for name in ("stablehlo", "chlo", "func"):
                     ctx.dialects[name]  # noqa: B018 - loads the dialect
@@ -118,8 +125,28 @@ def verify_module(module: ir.Module, message: str) -> None:
                                   for d in e.error_diagnostics)
             if not diags.messages:
                 diags.messages.append(str(e))
-    if not ok:
-        raise VerificationError(f"{message}:\n  " + "\n  ".join(diags.messages), diags.messages)
+    unknown = unregistered_ops(module)
+    if not ok or unknown:
+        messages = diags.messages + unknown
+        raise VerificationError(f"{message}:\n  " + "\n  ".join(messages), messages)
+
+
+def unregistered_ops(module: ir.Module) -> list[str]:
+    """``"<location>: '<name>' is an operation of an unregistered dialect ..."`` for every op
+    of ``module`` that no dialect of the context defines (the context parses them, since it
+    accepts unregistered dialects for their attributes)."""
+    context, found = module.context, []
+
+    def visit(op):
+        name = op.name
+        if not context.is_registered_operation(name):
+            where = location_text(op.location) or op.location
+            found.append(f"{where}: '{name}' is an operation of an unregistered dialect; hlo-mlir accepts "
+                         f"unknown dialects' attributes, not their operations.")
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return found
 
 
 def _format_diagnostic(d) -> str:

@@ -7,7 +7,16 @@ Python tuple, a tuple result comes back as a flat tuple of arrays.
 
 Arguments are always copied into fresh device buffers, so a compiled program can
 never change the caller's arrays (the pinned IREE updates argument buffers in place
-for scatter and dynamic_update_slice, iree-org/iree#16168).
+for scatter and dynamic_update_slice, iree-org/iree#16168). That holds for
+``iree.runtime.DeviceArray`` arguments too: one on the module's device is cloned on
+the device, any other is read back to the host first.
+
+Every result is an independent, writable numpy array. On the local drivers a result
+is the mapped result buffer itself (no copy); IREE returns one buffer for two results
+of the same value (``Tuple(x, x)``), and then the second is copied, so writing into
+one result never changes another. (That a returned parameter keeps its value while
+the program also sorts or updates it in place is ensured at compile time, by the
+``result-barrier`` pass.)
 """
 
 from __future__ import annotations
@@ -26,7 +35,7 @@ from hlo_mlir import types as _types
 from hlo_mlir.errors import CallArgumentError, RuntimeCallError
 from hlo_mlir.shape import Shape
 
-__all__ = ["load", "LoadedModule", "Function", "DRIVERS"]
+__all__ = ["load", "LoadedModule", "Function", "DRIVERS", "fits"]
 
 # Runtime drivers by name. local-sync runs dispatches on the calling thread; local-task
 # uses a thread pool.
@@ -141,8 +150,13 @@ class Function:
             return
         if shape.is_token:
             raise CallArgumentError(f"{self.name}: {what}: token parameters cannot be passed from numpy.")
+        if isinstance(arg, _rt.DeviceArray):
+            if arg.dtype != shape.dtype or not fits(tuple(arg.shape), shape):
+                raise CallArgumentError(f"{self.name}: {what}: expected {shape}; got {_describe(arg)}.")
+            out.append(self._module._fresh_copy(arg))
+            return
         array = np.asarray(arg)
-        if (array.dtype != shape.dtype and not _safe_scalar(arg, shape)) or not _fits(array.shape, shape):
+        if (array.dtype != shape.dtype and not _safe_scalar(arg, shape)) or not fits(array.shape, shape):
             raise CallArgumentError(f"{self.name}: {what}: expected {shape}; got {_describe(arg)}.")
         # Contiguous, converted only when needed: the runtime copies each argument into a
         # fresh device buffer, so a program that writes into its argument buffers
@@ -157,7 +171,7 @@ class Function:
             raise RuntimeCallError(f"{self.name}: the IREE runtime failed: {e}") from None
         # An empty result tuple comes back from the VM as None.
         values = [] if raw is None else list(raw) if isinstance(raw, (tuple, list)) else [raw]
-        outputs = [self._module._to_host(v) for v in values]
+        outputs = _unshared([self._module._to_host(v) for v in values])
         if self.signature is None:
             return outputs[0] if len(outputs) == 1 else tuple(outputs)
         results = self.signature.results
@@ -166,7 +180,24 @@ class Function:
         return tuple(outputs)
 
 
-def _fits(dims: tuple[int, ...], shape: Shape) -> bool:
+def _unshared(outputs: list[np.ndarray]) -> list[np.ndarray]:
+    """``outputs`` with each array whose memory overlaps another kept one's replaced by a
+    copy. IREE returns one buffer for results of the same value (``Tuple(x, x)``, a
+    parameter returned twice); results that share nothing stay zero-copy."""
+    reach = -1  # the end of the kept arrays' memory seen so far, in address order
+    for start, _, i in sorted((_address(a), -a.nbytes, i) for i, a in enumerate(outputs) if a.nbytes):
+        if start < reach:
+            outputs[i] = np.array(outputs[i], copy=True)
+        else:
+            reach = max(reach, start + outputs[i].nbytes)
+    return outputs
+
+
+def _address(array: np.ndarray) -> int:
+    return array.__array_interface__["data"][0]
+
+
+def fits(dims: tuple[int, ...], shape: Shape) -> bool:
     """Whether an array of ``dims`` can be passed for ``shape``: equal static dimensions,
     and at most the bound for bounded dynamic ones (``f32[<=4]`` takes 0 to 4 elements)."""
     return len(dims) == shape.rank and all(
@@ -188,6 +219,8 @@ def _describe(arg) -> str:
     if isinstance(arg, (tuple, list)) and not isinstance(arg, np.ndarray):
         return f"a {type(arg).__name__} of {len(arg)}"
     try:
+        if isinstance(arg, _rt.DeviceArray):  # np.asarray would refuse to read it back
+            return f"a device array {Shape.array_shape(arg.dtype, tuple(arg.shape))}"
         return str(Shape.from_numpy(arg))
     except Exception:  # noqa: BLE001
         return type(arg).__name__
@@ -244,6 +277,25 @@ class LoadedModule:
         if name.startswith("_") or name in ("functions", "driver", "manifest"):
             raise AttributeError(name)
         return self[name]
+
+    def _fresh_copy(self, array: "_rt.DeviceArray"):
+        """A copy of a device array argument that the call may write into (the pinned
+        IREE updates argument buffers in place, iree-org/iree#16168): a device-side clone
+        when ``array`` lives on this module's device, else a host copy."""
+        view = array._buffer_view
+        if view.get_buffer().byte_length() == 0:
+            return np.zeros(tuple(view.shape), array.dtype)
+        if array._device is not self._device:
+            host = array.to_host() if _is_mappable(view.get_buffer()) else \
+                _read_back(array._device, view, array.dtype)
+            return np.array(host, dtype=array.dtype, copy=True)
+        source = view.get_buffer()
+        clone = self._device.allocator.allocate_buffer(
+            memory_type=source.memory_type(), allowed_usage=source.allowed_usage(),
+            allocation_size=source.byte_length())
+        _copy_and_wait(self._device, source, clone)
+        return _rt.DeviceArray(self._device, _rt.HalBufferView(clone, list(view.shape), view.element_type),
+                               override_dtype=array.dtype)
 
     def _to_host(self, value) -> np.ndarray:
         if isinstance(value, np.ndarray):
@@ -308,12 +360,17 @@ def _read_back(device, buffer_view, dtype: np.dtype) -> np.ndarray:
         memory_type=int(_rt.MemoryType.HOST_LOCAL | _rt.MemoryType.DEVICE_VISIBLE),
         allowed_usage=int(_rt.BufferUsage.TRANSFER_TARGET | _rt.BufferUsage.MAPPING_SCOPED),
         allocation_size=size)
-    semaphore = device.create_semaphore(0)
-    device.queue_copy(source, staging, wait_semaphores=_rt.HalFence.create_at(semaphore, 0),
-                      signal_semaphores=_rt.HalFence.create_at(semaphore, 1))
-    _rt.HalFence.create_at(semaphore, 1).wait()
+    _copy_and_wait(device, source, staging)
     host = np.array(staging.map().asarray(shape, raw_dtype), copy=True)
     return host if host.dtype == dtype else host.astype(dtype)
+
+
+def _copy_and_wait(device, source, target) -> None:
+    """Copies buffer ``source`` into ``target`` on ``device``'s queue and waits for it."""
+    semaphore = device.create_semaphore(0)
+    device.queue_copy(source, target, wait_semaphores=_rt.HalFence.create_at(semaphore, 0),
+                      signal_semaphores=_rt.HalFence.create_at(semaphore, 1))
+    _rt.HalFence.create_at(semaphore, 1).wait()
 
 
 def load(vmfb, driver: str | None = None, *, allocator: str | None = None) -> LoadedModule:

@@ -30,6 +30,8 @@ from typing import Callable, Sequence
 import numpy as np
 from iree.compiler import ir
 
+from pipelines.matchers import xla_arrays
+
 __all__ = ["legalize_for_iree", "required_flags", "Legalization", "LEGALIZATIONS"]
 
 _log = logging.getLogger(__name__)
@@ -413,7 +415,8 @@ LEGALIZATIONS: list[Legalization] = [
 
 
 def legalize_for_iree(module: ir.Module, target: str = "llvm-cpu") -> bool:
-    """Applies every legalization to ``module``; returns whether anything changed."""
+    """Applies every legalization to ``module``; returns whether anything changed. Ops with
+    an operand or result that is no XLA array (a quantized or token type) are left alone."""
     by_name: dict[str, list[Legalization]] = {}
     for row in LEGALIZATIONS:
         for name in row.op_names:
@@ -421,7 +424,10 @@ def legalize_for_iree(module: ir.Module, target: str = "llvm-cpu") -> bool:
     matches = []
 
     def visit(op):
-        for row in by_name.get(op.operation.name, ()):
+        rows = by_name.get(op.operation.name, ())
+        if rows and not xla_arrays(list(op.operands) + list(op.results)):
+            return ir.WalkResult.ADVANCE  # e.g. !quant.uniform tensors: not ours to rewrite
+        for row in rows:
             if row.matches(op):
                 matches.append((op, row))
                 break

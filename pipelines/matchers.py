@@ -16,6 +16,8 @@ __all__ = [
     "producer",
     "op_name",
     "element_dtype",
+    "static_dims",
+    "xla_arrays",
     "constant_array",
     "splat_of",
     "same_bits",
@@ -51,6 +53,22 @@ def element_dtype(value: ir.Value) -> np.dtype | None:
         return Shape.from_mlir_type(t).dtype
     except Exception:  # noqa: BLE001 - types without an XLA dtype
         return None
+
+
+def static_dims(value: ir.Value) -> list[int] | None:
+    """The dimension sizes of a ranked tensor value of any element type (quantized ones
+    included), or None when a dimension is dynamic or the value is not a ranked tensor."""
+    t = value.type
+    if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
+        return None
+    return list(t.shape)
+
+
+def xla_arrays(values) -> bool:
+    """Whether every value is an array with an XLA shape: False when one has a type without
+    an XLA element type (``!quant.uniform``), an unbounded dynamic dimension, or is no tensor.
+    Passes that build their rewrite from XLA shapes leave other ops alone."""
+    return all(element_dtype(v) is not None for v in values)
 
 
 def _attr_scalar(attr, dtype: np.dtype) -> np.ndarray | None:

@@ -30,6 +30,7 @@ from typing import IO, Union
 
 from iree.compiler import ir
 
+from hlo_mlir.context import unregistered_ops
 from hlo_mlir.errors import HloMlirError, InvalidArgumentError, VerificationError
 from pipelines import registry
 from pipelines.pass_base import Pass, PassError
@@ -374,6 +375,11 @@ class _Runner:
     def verify(self, pass_name: str | None) -> None:
         start = time.perf_counter()
         ok, messages = verify_module(self.module)
+        if pass_name is None:
+            # The context parses operations of unregistered dialects (it must, for their
+            # attributes; hlo_mlir.context): refuse them on input, once.
+            unknown = unregistered_ops(self.module)
+            ok, messages = ok and not unknown, messages + unknown
         self.result.verifier_seconds += time.perf_counter() - start
         if ok:
             return

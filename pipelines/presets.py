@@ -48,13 +48,18 @@ IREE_LEGALIZE = [
     "sort-network-expander",
     "stable-sort-expander",
     "sort-bf16-as-bits",
+    "sort-barriers",
     "select-and-scatter-expander",
     "single-window-stride",
     "gather-clamp",
     "gather-index-select",
     "scatter-bounds",
+    "dynamic-slice-indices",
+    "float-to-int-saturation",
+    "complex-bitcast-expander",
     "iree-unsupported-ops",
     "materialize-shared-transcendentals",
+    "result-barrier",
 ]
 
 PRESETS: dict[str, Preset] = {

@@ -3,7 +3,9 @@
 ``@register`` adds a pass class; ``get(name)`` looks one up (an unknown name fails
 with the list of valid ones); ``all_passes()`` lists them all. Pass modules live in
 ``pipelines.simplifiers``, ``pipelines.expanders`` and ``pipelines.upstream``; they
-are imported on first lookup, so registering is just defining the class.
+are imported on first lookup, so registering is just defining the class. The first
+lookup is thread-safe: one thread imports the pass modules under a lock while the others
+wait, and the registry counts as loaded only once every import finished.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
+import threading
 
 from hlo_mlir.errors import InvalidArgumentError
 from pipelines.pass_base import Pass
@@ -21,6 +24,8 @@ _PASSES: dict[str, type[Pass]] = {}
 _PACKAGES = ("pipelines.simplifiers", "pipelines.expanders")
 _MODULES = ("pipelines.upstream",)
 _loaded = False
+_load_lock = threading.Lock()
+_loading_thread: int | None = None  # the thread importing the pass modules, while it does
 _NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 
 
@@ -51,10 +56,21 @@ def unregister(name: str) -> None:
 
 
 def _load() -> None:
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
+    global _loaded, _loading_thread
+    if _loaded or _loading_thread == threading.get_ident():
+        return  # loaded, or a pass module looking a pass up while this thread imports it
+    with _load_lock:
+        if _loaded:
+            return
+        _loading_thread = threading.get_ident()
+        try:
+            _import_pass_modules()
+        finally:
+            _loading_thread = None
+        _loaded = True  # only now: another thread reading _loaded must see every pass
+
+
+def _import_pass_modules() -> None:
     for package_name in _PACKAGES:
         try:
             package = importlib.import_module(package_name)

@@ -23,24 +23,28 @@ import numpy as np
 
 
 def run_xla_replicated(cases: Sequence[tuple], timeout: float = 600) -> list[list]:
-    """Runs ``cases`` (each ``(computation, per_replica_args, num_replicas)``) on XLA CPU;
-    returns, per case, one result per replica: an array, or a flat tuple of arrays when the
-    result is a tuple (hlo_mlir.runtime's convention)."""
+    """Runs ``cases`` (each ``(computation, per_process_args, num_replicas)`` or
+    ``(computation, per_process_args, num_replicas, num_partitions)``) on XLA CPU; returns,
+    per case, one result per process (replica-major: process ``r * P + p`` is replica r,
+    partition p): an array, or a flat tuple of arrays when the result is a tuple
+    (hlo_mlir.runtime's convention). More than one partition compiles with XLA's SPMD
+    partitioning on (XLA CPU requires it), which rejects ``partition_id``."""
     from tests.oracle import _flat_entry_text, _flatten
 
     jobs = []
-    for computation, per_replica_args, n in cases:
+    for computation, per_replica_args, n, *partitions in cases:
+        p = partitions[0] if partitions else 1
         text, params, results = _flat_entry_text(computation)
-        if len(per_replica_args) != n:
-            raise ValueError(f"run_xla_replicated requires {n} argument lists; got {len(per_replica_args)}.")
+        if len(per_replica_args) != n * p:
+            raise ValueError(f"run_xla_replicated requires {n * p} argument lists; got {len(per_replica_args)}.")
         single = len(results) == 1 and not results[0].is_tuple
-        jobs.append((text, n, [_flatten(args, params) for args in per_replica_args], single))
+        jobs.append((text, (n, p), [_flatten(args, params) for args in per_replica_args], single))
     with tempfile.TemporaryDirectory() as tmp:
         request, reply = os.path.join(tmp, "request.pkl"), os.path.join(tmp, "reply.pkl")
         with open(request, "wb") as f:
-            pickle.dump([(text, n, args) for text, n, args, _ in jobs], f)
-        env = dict(os.environ, JAX_PLATFORMS="cpu",
-                   XLA_FLAGS=f"--xla_force_host_platform_device_count={max(n for _, n, _, _ in jobs)}")
+            pickle.dump([(text, grid, args) for text, grid, args, _ in jobs], f)
+        devices = max(n * p for _, (n, p), _, _ in jobs)
+        env = dict(os.environ, JAX_PLATFORMS="cpu", XLA_FLAGS=f"--xla_force_host_platform_device_count={devices}")
         proc = subprocess.run([sys.executable, os.path.abspath(__file__), request, reply], env=env,
                               capture_output=True, text=True, timeout=timeout)
         if proc.returncode:
@@ -52,16 +56,20 @@ def run_xla_replicated(cases: Sequence[tuple], timeout: float = 600) -> list[lis
 
 
 # --- the child ----------------------------------------------------------------------------------
-def _run_case(client, xc, text: str, n: int, per_replica_args: list[list[np.ndarray]]) -> list[list[np.ndarray]]:
+def _run_case(client, xc, text: str, grid: tuple[int, int],
+              per_replica_args: list[list[np.ndarray]]) -> list[list[np.ndarray]]:
     import jax
     from jax._src import core
     from jax.sharding import Mesh, NamedSharding, PartitionSpec, SingleDeviceSharding
 
+    replicas, partitions = grid
+    n = replicas * partitions  # processes, replica-major (device r * P + p)
     devices = client.local_devices()[:n]
     options = xc.CompileOptions()
     build = options.executable_build_options
-    build.num_replicas, build.num_partitions = n, 1
-    build.device_assignment = xc.DeviceAssignment.create(np.arange(n).reshape(n, 1))
+    build.num_replicas, build.num_partitions = replicas, partitions
+    build.use_spmd_partitioning = partitions > 1
+    build.device_assignment = xc.DeviceAssignment.create(np.arange(n).reshape(replicas, partitions))
     exe = client.compile_and_load(text, xc.DeviceList(tuple(devices)), options)
     # One array per argument whose shard on device r is replica r's value (the "replicated"
     # sharding only tells jax that every device holds a whole array).
@@ -87,7 +95,7 @@ def _main(request: str, reply: str) -> None:
     client = jax.extend.backend.get_backend("cpu")
     with open(request, "rb") as f:
         jobs = pickle.load(f)
-    outputs = [_run_case(client, xla_client, text, n, args) for text, n, args in jobs]
+    outputs = [_run_case(client, xla_client, text, grid, args) for text, grid, args in jobs]
     with open(reply, "wb") as f:
         pickle.dump(outputs, f)
 

@@ -11,8 +11,8 @@ __all__ = ["ExitCode", "EXIT_CODES_HELP"]
 class ExitCode(enum.IntEnum):
     OK = 0
     FAILURE = 1  # hlo-run: results differ from --expected_output; a pass failed
-    USAGE = 2  # bad command line: unknown option, bad --input syntax, unknown pass
-    INPUT = 3  # missing/unreadable file, malformed MLIR, bad Python entry, bad or corrupted vmfb
+    USAGE = 2  # bad command line: unknown option, bad --input syntax or shape, unknown pass
+    INPUT = 3  # missing/unreadable/unwritable file, malformed MLIR, bad Python entry (or its crash), bad vmfb
     VERIFY = 4  # the module failed MLIR verification (before or after a pass)
     COMPILE = 5  # IREE failed to compile, the compiler process crashed or timed out
     RUNTIME = 6  # the IREE runtime failed or crashed while running a function
@@ -22,9 +22,11 @@ class ExitCode(enum.IntEnum):
 EXIT_CODES_HELP = """exit codes:
   0    success
   1    failure: outputs differ from --expected_output (hlo-run), a pass failed
-  2    usage error: bad option, bad --input syntax, unknown pass or preset
-  3    input error: missing or unreadable file, malformed MLIR (with its file:line:col),
-       bad Python entry, corrupted vmfb, vmfb that does not match its manifest
+  2    usage error: bad option, unknown pass or preset, bad --input syntax, an --input
+       that does not fit the function's signature (count, element type, shape)
+  3    input error: missing or unreadable file, empty or malformed MLIR (with its
+       file:line:col), bad Python entry (or one that exits or crashes), corrupted vmfb,
+       vmfb that does not match its manifest, an output file that cannot be written
   4    verification error: the module failed MLIR verification
   5    compile error: IREE rejected the module, or the compiler crashed or timed out
   6    runtime error: the IREE runtime failed or crashed

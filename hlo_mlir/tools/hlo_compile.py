@@ -17,7 +17,8 @@ target, full flags, versions, SHA-256, creation time.
 The IREE compiler crashes the process on some inputs (ARCHITECTURE.md), so by default
 the tool re-runs itself in a child process (``--no-isolate`` turns that off; it costs one
 more Python start, a few tenths of a second): a crash becomes an error naming the signal
-and exit code 5, and ``--timeout`` bounds the time.
+and exit code 5, and ``--timeout`` bounds the time. A crash while a ``.py`` input's build
+function runs is the user's code crashing, and is reported as such (exit code 3).
 
 The exit codes below are shared by hlo-opt, hlo-compile and hlo-run.
 """
@@ -29,28 +30,17 @@ import glob
 import importlib.util
 import os
 import re
-import signal
-import subprocess
 import sys
 from typing import Callable, Sequence
 
 from hlo_mlir.tools import EXIT_CODES_HELP, ExitCode
+from hlo_mlir.tools.isolation import Phase, ToolError, enter_phase, report, run_isolated, run_reporting
 
 __all__ = ["ExitCode", "EXIT_CODES_HELP", "ToolError", "parse_args", "main", "load_source", "run_isolated",
-           "run_reporting", "report"]
+           "run_reporting", "report", "require_functions", "check_writable"]
 
 
 TARGETS = ("llvm-cpu", "vulkan-spirv", "cuda")
-_WORKER_FLAG = "--no-isolate"
-_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-class ToolError(Exception):
-    """An error the tool reports as ``<tool>: error: <message>`` with exit code ``code``."""
-
-    def __init__(self, message: str, code: ExitCode):
-        super().__init__(message)
-        self.code = code
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -72,10 +62,21 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--isolate", dest="isolate", action="store_true", default=True,
                    help="compile in a child process, so a compiler crash is an error (default)")
     p.add_argument("--no-isolate", dest="isolate", action="store_false", help="compile in this process")
-    p.add_argument("--timeout", type=float, metavar="SECONDS",
+    p.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
                    help="with --isolate: stop a compile that takes longer than this")
     p.add_argument("-v", "--verbose", action="store_true", help="print what was written")
     return p
+
+
+def positive_seconds(text: str) -> float:
+    """argparse type of --timeout: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds; got {text!r}")
+    return value
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -91,10 +92,6 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return _parser().parse_args(joined)
 
 
-def report(tool: str, message: str) -> None:
-    print(f"{tool}: error: {message}", file=sys.stderr)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -102,24 +99,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as e:  # argparse: --help (0) or a usage error (2)
         return int(e.code or 0)
     if args.isolate:
-        out = args.output or _default_output(args.input)
-        return run_isolated("hlo-compile", "hlo_mlir.tools.hlo_compile", argv, args.timeout, ExitCode.COMPILE,
-                            f"the IREE compiler (compiling {args.input!r} for {args.target})",
-                            "This is an IREE defect; try other -X flags or passes, or rerun with "
-                            "--no-isolate under a debugger.", cleanup=out and _temp_pattern(out))
+        out = args.output or (_default_output(args.input) if args.output is None else None)
+        phases = {
+            "build": Phase(f"the build script {args.input!r} (running {args.entry}())", ExitCode.INPUT,
+                           "The user's Python code (or a library it calls) crashed, not the IREE compiler; "
+                           "rerun with --no-isolate under a debugger."),
+            "compile": Phase(f"the IREE compiler (compiling {args.input!r} for {args.target})",
+                             ExitCode.COMPILE, "This is an IREE defect; try other -X flags or passes, or "
+                             "rerun with --no-isolate under a debugger."),
+        }
+        first = "build" if args.input.endswith(".py") else "compile"
+        return run_isolated("hlo-compile", "hlo_mlir.tools.hlo_compile", argv, args.timeout, phases, first,
+                            cleanup=out and _temp_pattern(out))
     return run_reporting("hlo-compile", lambda: _compile_to_file(args) or ExitCode.OK)
-
-
-def run_reporting(tool: str, work: Callable[[], int]) -> int:
-    """``work()``'s exit code; a ToolError or Ctrl-C is reported as ``<tool>: error: ...``."""
-    try:
-        return work()
-    except ToolError as e:
-        report(tool, str(e))
-        return e.code
-    except KeyboardInterrupt:
-        report(tool, "interrupted; no output written.")
-        return ExitCode.INTERRUPTED
 
 
 # --- the work ----------------------------------------------------------------------------------
@@ -133,13 +125,16 @@ def _compile_to_file(args: argparse.Namespace) -> None:
     from hlo_mlir import artifacts, compiler
     from hlo_mlir.errors import CompileError, HloMlirError, VerificationError
 
+    if args.output == "":
+        raise ToolError("-o/--output requires a file name; got an empty one.", ExitCode.USAGE)
     output = args.output or _default_output(args.input)
     if output is None:
         raise ToolError("reading stdin requires -o/--output.", ExitCode.USAGE)
-    folder = os.path.dirname(os.path.abspath(output))
-    if not os.path.isdir(folder):
-        raise ToolError(f"cannot write {output!r}: folder {folder!r} does not exist.", ExitCode.INPUT)
+    check_writable(output)
+    if not args.no_manifest:
+        check_writable(artifacts.manifest_path(output))
     module = load_source(args.input, args.entry)
+    require_functions(module, args.input)
     if args.passes:
         _run_passes(module, args.passes, args.input)
     flags = list(args.iree_flags)
@@ -164,12 +159,34 @@ def _compile_to_file(args: argparse.Namespace) -> None:
         manifest = artifacts.make_manifest(vmfb, output, target=args.target, flags=full_flags,
                                            functions=artifacts.function_signatures(module), source=source)
     try:
-        artifacts.save(output, vmfb, manifest)
+        artifacts.save(output, vmfb, manifest)  # both files or neither
     except OSError as e:
-        raise ToolError(f"could not write {output!r}: {e.strerror}.", ExitCode.INPUT) from None
+        raise ToolError(f"could not write {e.filename or output!r}: {e.strerror}; no output written.",
+                        ExitCode.INPUT) from None
     if args.verbose:
         also = f" and {artifacts.manifest_path(output)}" if manifest else ""
         print(f"wrote {output} ({len(vmfb)} bytes){also}")
+
+
+def check_writable(path: str) -> None:
+    """Raises ToolError (exit code 3) unless a file can be written at ``path``: its folder
+    exists and it is not itself a folder. Checked before compiling, so a doomed compile
+    costs nothing."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ToolError(f"cannot write {path!r}: folder {folder!r} does not exist.", ExitCode.INPUT)
+    if os.path.isdir(path):
+        raise ToolError(f"cannot write {path!r}: it is a folder.", ExitCode.INPUT)
+
+
+def require_functions(module, path: str) -> None:
+    """Raises ToolError (exit code 3) when ``module`` has no public function: an empty or
+    declarations-only input has nothing to compile or run."""
+    from hlo_mlir import artifacts
+
+    if not artifacts.function_signatures(module):
+        raise ToolError(f"{path}: the module has no public function to compile (is the input empty?).",
+                        ExitCode.INPUT)
 
 
 def _rename_source(message: str, path: str) -> str:
@@ -219,24 +236,33 @@ def _call_entry(path: str, entry: str):
     module = importlib.util.module_from_spec(spec)
     folder = os.path.dirname(os.path.abspath(path))
     sys.path.insert(0, folder)
+    enter_phase("build")  # a crash from here on is the user's code crashing, not IREE
     try:
         spec.loader.exec_module(module)
         fn: Callable | None = getattr(module, entry, None)
         if not callable(fn):
             raise ToolError(f"{path} has no function {entry!r} (choose one with --entry).", ExitCode.INPUT)
-        return fn()
+        computation = fn()
+        enter_phase("compile")
+        return computation
     except ToolError:
         raise
-    except Exception as e:  # noqa: BLE001 - any error in user code is an input error
+    except SystemExit as e:  # sys.exit() in the script: it ended before returning a computation
+        raise ToolError(f"{path}: the build script exited (sys.exit({e.code!r})) before {entry}() returned a "
+                        f"computation.", ExitCode.INPUT) from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:  # noqa: BLE001 - any error in user code is an input error
         where = ""
         frames = [f for f in traceback.extract_tb(e.__traceback__)
                   if os.path.abspath(f.filename) == os.path.abspath(path)]
         if frames and not getattr(e, "location", None):
             where = f"{frames[-1].filename}:{frames[-1].lineno}: "
-        raise ToolError(f"{where}{e} ({type(e).__name__} raised by {entry}() in {path})",
-                        ExitCode.INPUT) from None
+        message = f"{e} ({type(e).__name__} raised" if str(e) else f"{type(e).__name__} raised"
+        raise ToolError(f"{where}{message} by {entry}() in {path})", ExitCode.INPUT) from None
     finally:
-        sys.path.remove(folder)
+        if folder in sys.path:  # the script may have removed it itself
+            sys.path.remove(folder)
 
 
 def _run_passes(module, spec: str, input_path: str) -> None:
@@ -259,71 +285,9 @@ def _run_passes(module, spec: str, input_path: str) -> None:
 
 # --- isolation ---------------------------------------------------------------------------------
 def _temp_pattern(output: str) -> str:
-    """The glob of the temporary files ``artifacts.write_atomic`` makes for ``output``."""
+    """The glob of the temporary files ``artifacts`` makes for ``output`` and its manifest."""
     folder = os.path.dirname(os.path.abspath(output))
     return os.path.join(folder, "." + glob.escape(os.path.basename(output)) + "*.tmp")
-
-
-def run_isolated(tool: str, module: str, argv: Sequence[str], timeout: float | None, crash_code: ExitCode,
-                 what: str, hint: str, cleanup: str | None = None) -> int:
-    """Re-runs ``python -m module argv --no-isolate`` in a child process and returns its
-    exit code. stdout/stderr pass through. A child killed by a signal (a crash) or
-    running past ``timeout`` is reported as an error with ``crash_code``; on Ctrl-C the
-    child is stopped. ``hint`` ends the crash message. ``cleanup`` is a glob of temporary
-    files to remove after a crash."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = _ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    sys.stdout.flush()
-    sys.stderr.flush()
-    proc = subprocess.Popen([sys.executable, "-m", module, *argv, _WORKER_FLAG], env=env)
-    try:
-        rc = proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _stop(proc)
-        _remove(cleanup)
-        report(tool, f"{what} did not finish within {timeout:g} s; stopped it. No output written.")
-        return crash_code
-    except KeyboardInterrupt:
-        _stop(proc)
-        _remove(cleanup)
-        report(tool, "interrupted; no output written.")
-        return ExitCode.INTERRUPTED
-    if rc < 0:
-        _remove(cleanup)
-        if -rc == signal.SIGINT:
-            report(tool, "interrupted; no output written.")
-            return ExitCode.INTERRUPTED
-        report(tool, f"{what} crashed ({_signal_name(-rc)}) in a child process; no output written. {hint}")
-        return crash_code
-    return rc
-
-
-def _signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    """Asks the child to stop (SIGINT: it cleans up its temporary files), then kills it."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-def _remove(pattern: str | None) -> None:
-    if not pattern:
-        return
-    for path in glob.glob(pattern):
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
 
 
 if __name__ == "__main__":

@@ -333,9 +333,19 @@ def main(argv: list[str] | None = None) -> int:
             return ExitCode.USAGE
     filename = "<stdin>" if args.input == "-" else args.input
     try:
-        text = sys.stdin.read() if args.input == "-" else open(args.input, encoding="utf-8").read()
+        if args.input == "-":
+            raw = sys.stdin.buffer.read()
+        else:
+            with open(args.input, "rb") as f:
+                raw = f.read()
+        text = raw.decode("utf-8")
     except OSError as e:
         print(f"hlo-opt: error: cannot read {filename}: {e.strerror}", file=sys.stderr)
+        return ExitCode.INPUT
+    except UnicodeDecodeError as e:
+        what = "MLIR bytecode; hlo-opt reads MLIR text" if raw.startswith(b"ML\xefR") else \
+            f"not UTF-8 text (byte {e.start})"
+        print(f"hlo-opt: error: cannot read {filename}: {what}", file=sys.stderr)
         return ExitCode.INPUT
 
     outputs, code = [], ExitCode.OK
@@ -364,9 +374,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.output == "-":
         sys.stdout.write(data)
     else:
+        from hlo_mlir import artifacts
+
         try:
-            with open(args.output, "w", encoding="utf-8") as f:
-                f.write(data)
+            artifacts.write_atomic(args.output, data.encode("utf-8"))  # never a partial file
         except OSError as e:
             print(f"hlo-opt: error: cannot write {args.output}: {e.strerror}", file=sys.stderr)
             return ExitCode.USAGE

@@ -27,23 +27,32 @@ Results print as iree-run-module does (``result[0]: hal.buffer_view`` then
 ``--atol``/``--rtol``; IREE's ``--expected_f32_threshold`` etc. are accepted) and a
 mismatch exits with code 1.
 
+Each ``--input`` is checked against the function's signature (count, element type,
+shape) before any value is read or allocated; a mismatch is a usage error, exit code 2.
+Output files and ``--output-dir`` are checked before the run and written together at
+the end, all or none.
+
 A vmfb with a manifest beside it is checked against the manifest's SHA-256 first. By
 default the run happens in a child process (``--no-isolate`` turns that off), so a vmfb
-that crashes the runtime (corrupted, or built for another CPU) is an error, exit code 6.
+that crashes the runtime (corrupted, or built for another CPU) is an error, exit code 6;
+a crash while an ``.mlir`` input compiles is a compiler crash, exit code 5.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import math
 import os
 import re
 import sys
 from typing import Sequence
 
-from hlo_mlir.tools.hlo_compile import EXIT_CODES_HELP, ExitCode, ToolError, run_isolated, run_reporting
+from hlo_mlir.tools import EXIT_CODES_HELP, ExitCode
+from hlo_mlir.tools.hlo_compile import check_writable, positive_seconds
+from hlo_mlir.tools.isolation import Phase, ToolError, enter_phase, run_isolated, run_reporting
 
-__all__ = ["parse_args", "main", "parse_value", "format_buffer_view", "InputSpecError"]
+__all__ = ["parse_args", "main", "parse_value", "spec_meta", "format_buffer_view", "InputSpecError"]
 
 _DRIVER_TARGET = {"local-task": "llvm-cpu", "local-sync": "llvm-cpu", "vulkan": "vulkan-spirv",
                   "cuda": "cuda"}
@@ -84,7 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     for dt in ("f16", "f32", "f64"):
         p.add_argument(f"--expected_{dt}_threshold", type=_iree_float, metavar="ATOL",
                        help=f"iree-run-module's absolute tolerance for {dt} results")
-    p.add_argument("--print_max_element_count", "--print-max-element-count", dest="max_elements", type=int,
+    p.add_argument("--print_max_element_count", "--print-max-element-count", dest="max_elements", type=_count,
                    default=1024, metavar="N", help="print at most N elements per result (default: 1024)")
     p.add_argument("--target", choices=sorted(set(_DRIVER_TARGET.values())),
                    help="for an .mlir input: compile target (default: the driver's)")
@@ -93,9 +102,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--isolate", dest="isolate", action="store_true", default=True,
                    help="run in a child process, so a runtime crash is an error (default)")
     p.add_argument("--no-isolate", dest="isolate", action="store_false", help="run in this process")
-    p.add_argument("--timeout", type=float, metavar="SECONDS",
+    p.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
                    help="with --isolate: stop a run that takes longer")
     return p
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a count of 0 or more; got {text!r}")
+    return value
 
 
 def _iree_float(text: str) -> float:
@@ -122,11 +141,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as e:
         return int(e.code or 0)
     if args.isolate:
-        return run_isolated("hlo-run", "hlo_mlir.tools.hlo_run", argv, args.timeout, ExitCode.RUNTIME,
-                            f"the IREE runtime (running {args.module!r})",
-                            "The vmfb may be corrupted (a manifest beside it would detect that) or compiled "
-                            "for another CPU (llvm-cpu defaults to --iree-llvmcpu-target-cpu=host).")
+        phases = {
+            "compile": Phase(f"the IREE compiler (compiling {args.module!r} for {_target(args)})",
+                             ExitCode.COMPILE, "This is an IREE defect; try other -X flags, or rerun with "
+                             "--no-isolate under a debugger."),
+            "run": Phase(f"the IREE runtime (running {args.module!r})", ExitCode.RUNTIME,
+                         "The vmfb may be corrupted (a manifest beside it would detect that) or compiled "
+                         "for another CPU (llvm-cpu defaults to --iree-llvmcpu-target-cpu=host)."),
+        }
+        first = "compile" if _is_mlir(args.module) else "run"
+        return run_isolated("hlo-run", "hlo_mlir.tools.hlo_run", argv, args.timeout, phases, first)
     return run_reporting("hlo-run", lambda: _run(args))
+
+
+def _is_mlir(path: str) -> bool:
+    return path.endswith((".mlir", ".mlirbc"))
+
+
+def _target(args) -> str:
+    return args.target or _DRIVER_TARGET.get(args.device, "llvm-cpu")
 
 
 # --- value specs -------------------------------------------------------------------------------
@@ -197,17 +230,25 @@ def _parse_text_values(text: str, dims: tuple[int, ...], dtype):
     import numpy as np
 
     tokens = [t for t in _SEPARATORS.split(text) if t]
-    count = int(np.prod(dims, dtype=np.int64))
+    count = math.prod(dims)
     if not tokens:
-        return np.zeros(dims, dtype)
+        return _allocated(lambda: np.zeros(dims, dtype), dims, dtype)
     values = [_parse_element(t, dtype) for t in tokens]
     if len(values) == 1:
-        return np.full(dims, values[0], dtype=dtype)  # splat
+        return _allocated(lambda: np.full(dims, values[0], dtype=dtype), dims, dtype)  # splat
     if len(values) != count:
-        shape = "".join(f"{d}x" for d in dims) + _type_name(dtype)
+        shape = _meta_text(dims, dtype)
         raise InputSpecError(f"{len(values)} values for {shape}, which has {count} elements; give {count} "
                              f"values, one value (splat), or none (zeros).")
     return np.array(values, dtype=dtype).reshape(dims)
+
+
+def _allocated(make, dims: tuple[int, ...], dtype):
+    """``make()``, an array of ``dims``; too large to allocate is an InputSpecError."""
+    try:
+        return make()
+    except (MemoryError, ValueError):  # numpy: "array is too big" is a ValueError
+        raise InputSpecError(f"{_meta_text(dims, dtype)} is too large to allocate.") from None
 
 
 class _Files:
@@ -239,6 +280,16 @@ def _load_npy(stream, path: str):
         return np.load(stream, allow_pickle=False)
     except (ValueError, OSError, EOFError) as e:
         raise InputSpecError(f"could not read an array from {path!r}: {e}", ExitCode.INPUT) from None
+
+
+def spec_meta(spec: str):
+    """``(dims, dtype)`` that a value spec states (``2x2xf32=...``), or None when it states
+    none (a bare value, an ``@``/``+`` .npy file): read without parsing or allocating the
+    values, to check a spec against a signature first."""
+    text = spec.strip()
+    if text[:1] in ("@", "+") or "=" not in text:
+        return None
+    return _parse_meta(text.partition("=")[0])
 
 
 def parse_value(spec: str, like=None, files: _Files | None = None):
@@ -273,7 +324,7 @@ def parse_value(spec: str, like=None, files: _Files | None = None):
                 raise InputSpecError(f"{path!r} holds {array.dtype.name}{list(array.shape)}, not "
                                      f"{np.dtype(dtype).name}{list(dims)} as {meta!r} says.", ExitCode.INPUT)
             return array
-        count = int(np.prod(dims, dtype=np.int64))
+        count = math.prod(dims)
         raw = stream.read(count * np.dtype(dtype).itemsize)
         if len(raw) != count * np.dtype(dtype).itemsize:
             raise InputSpecError(f"{path!r} ends after {len(raw)} bytes; {meta} needs "
@@ -326,42 +377,83 @@ def format_buffer_view(array, max_elements: int = 1024) -> str:
 
 def _meta(array) -> str:
     """IREE's shape-and-type text: ``2x2xf32``."""
-    return "".join(f"{d}x" for d in array.shape) + _type_name(array.dtype)
+    return _meta_text(array.shape, array.dtype)
+
+
+def _meta_text(dims, dtype) -> str:
+    return "".join(f"{d}x" for d in dims) + _type_name(dtype)
 
 
 # --- the run -----------------------------------------------------------------------------------
 def _load(args):
     """LoadedModule for ``args.module``: a vmfb (manifest-checked) or an .mlir compiled first."""
     from hlo_mlir import compiler, runtime
-    from hlo_mlir.errors import HloMlirError
-    from hlo_mlir.tools.hlo_compile import _rename_source, load_source
+    from hlo_mlir.errors import CompileError, HloMlirError
+    from hlo_mlir.tools.hlo_compile import _rename_source, load_source, require_functions
 
     path = args.module
     if not os.path.isfile(path):
-        raise ToolError(f"could not read {path!r}: No such file or directory.", ExitCode.INPUT)
-    if path.endswith((".mlir", ".mlirbc")):
+        what = "is a folder" if os.path.isdir(path) else "No such file or directory"
+        raise ToolError(f"could not read {path!r}: {what}.", ExitCode.INPUT)
+    if _is_mlir(path):
+        enter_phase("compile")
         module = load_source(path)
-        target = args.target or _DRIVER_TARGET.get(args.device, "llvm-cpu")
+        require_functions(module, path)
         try:
-            vmfb = compiler.compile(module, target, flags=args.iree_flags)
+            compiler.target_flags(_target(args), args.iree_flags)
+            source = compiler.compile(module, _target(args), flags=args.iree_flags)
+        except CompileError as e:
+            # As hlo-compile: flags IREE or hlo-mlir reject are a usage error.
+            usage = e.message.startswith(("IREE rejected the compile flags", "compile requires flags"))
+            code = ExitCode.USAGE if usage else ExitCode.COMPILE
+            raise ToolError(_rename_source(str(e), path), code) from None
         except HloMlirError as e:
             raise ToolError(_rename_source(str(e), path), ExitCode.COMPILE) from None
-        source = vmfb
     else:
         source = path
+    enter_phase("run")
     try:
         return runtime.load(source, args.device)
     except Exception as e:  # noqa: BLE001 - the runtime raises several types for a bad vmfb
         raise ToolError(f"could not load {path!r}: {e}", ExitCode.INPUT) from None
 
 
+def _leaf_names(signature) -> list[str]:
+    """``argument 0``, ``argument 1[0]``, ...: the runtime's names of the flat parameters."""
+    def names(what, shape):
+        if not shape.is_tuple:
+            return [what]
+        return [n for j, s in enumerate(shape.tuple_shapes) for n in names(f"{what}[{j}]", s)]
+
+    return [n for i, p in enumerate(signature.parameters) for n in names(f"argument {i}", p)]
+
+
+def _check_against_signature(args, function, leaves) -> None:
+    """Raises ToolError (usage, exit code 2) for an ``--input`` whose count, element type or
+    shape does not fit the signature, before any value is read or allocated."""
+    from hlo_mlir import runtime
+    from hlo_mlir.shape import Shape
+
+    signature = function.signature
+    if len(args.input) != len(leaves):
+        raise ToolError(f"{args.function} takes {len(leaves)} input(s) {signature}; got {len(args.input)} "
+                        f"--input flag(s).", ExitCode.USAGE)
+    for i, (spec, leaf, name) in enumerate(zip(args.input, leaves, _leaf_names(signature), strict=True)):
+        try:
+            meta = spec_meta(spec)
+        except InputSpecError as e:
+            raise _spec_error("--input", i, spec, e) from None
+        if meta is not None and (meta[1] != leaf.dtype or not runtime.fits(meta[0], leaf)):
+            raise ToolError(f"--input {i} ({spec!r}): {args.function}: {name}: expected {leaf}; got "
+                            f"{Shape.array_shape(meta[1], meta[0])}.", ExitCode.USAGE)
+
+
 def _arguments(args, function) -> list:
     """The call arguments: flat specs parsed, regrouped into tuples by the signature."""
     signature = function.signature
     leaves = [leaf for p in signature.parameters for leaf in p.leaves()] if signature else []
-    if signature is not None and len(args.input) != len(leaves):
-        raise ToolError(f"{args.function} takes {len(leaves)} input(s) {signature}; got {len(args.input)} "
-                        f"--input flag(s).", ExitCode.INPUT)
+    if signature is not None:
+        _check_against_signature(args, function, leaves)
     files = _Files()
     try:
         flat = []
@@ -385,6 +477,7 @@ def _arguments(args, function) -> list:
 def _run(args) -> int:
     from hlo_mlir.errors import CallArgumentError, RuntimeCallError
 
+    _check_outputs(args)
     loaded = _load(args)
     try:
         function = loaded[args.function]
@@ -394,13 +487,15 @@ def _run(args) -> int:
     try:
         raw = function(*call_args)
     except RuntimeCallError as e:
-        # Argument checks fail before the call (an input error); anything else is the runtime's.
-        code = ExitCode.INPUT if isinstance(e, CallArgumentError) else ExitCode.RUNTIME
+        # Argument checks fail before the call (a usage error); anything else is the runtime's.
+        code = ExitCode.USAGE if isinstance(e, CallArgumentError) else ExitCode.RUNTIME
         raise ToolError(str(e), code) from None
     except Exception as e:  # noqa: BLE001 - anything else from the runtime is a runtime error
         raise ToolError(f"{args.function}: the IREE runtime failed: {type(e).__name__}: {e}",
                         ExitCode.RUNTIME) from None
     results = list(raw) if isinstance(raw, tuple) else [raw]
+    if len(args.output) > len(results):
+        raise InputSpecError(f"{len(args.output)} --output flag(s) for {len(results)} result(s).")
     print(f"EXEC @{args.function}")
     _emit_outputs(args, results)
     if args.expected:
@@ -408,38 +503,79 @@ def _run(args) -> int:
     return ExitCode.OK
 
 
+# --- outputs -----------------------------------------------------------------------------------
+def _output_path(i: int, spec: str) -> str | None:
+    """The file an ``--output`` spec writes (None for ``-`` and an empty spec)."""
+    if spec in ("-", ""):
+        return None
+    if spec[0] in "@+" and len(spec) > 1:
+        return spec[1:]
+    raise InputSpecError(f"--output {i} ({spec!r}): expected @file, +file, - or an empty spec.")
+
+
+def _check_outputs(args) -> None:
+    """Raises before the run (nothing printed, nothing written) when an ``--output`` spec
+    is malformed or names a file that cannot be written, or ``--output-dir`` cannot be a
+    folder."""
+    for i, spec in enumerate(args.output):
+        path = _output_path(i, spec)
+        if path is not None:
+            try:
+                check_writable(path)
+            except ToolError as e:
+                raise ToolError(f"--output {i}: {e}", e.code) from None
+    if args.output_dir:
+        _check_folder(args.output_dir)
+
+
+def _check_folder(path: str) -> None:
+    """Raises ToolError unless ``path`` is a writable folder or can be created as one."""
+    existing = os.path.abspath(path)
+    while not os.path.exists(existing):
+        existing = os.path.dirname(existing)
+    if not os.path.isdir(existing):
+        raise ToolError(f"cannot use --output-dir {path!r}: {existing!r} is a file, not a folder.",
+                        ExitCode.INPUT)
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ToolError(f"cannot use --output-dir {path!r}: {existing!r} is not writable.", ExitCode.INPUT)
+
+
 def _emit_outputs(args, results) -> None:
     import numpy as np
 
     from hlo_mlir import artifacts
 
-    pending: dict[str, bytearray] = {}  # path -> contents, written atomically at the end
+    pending: dict[str, bytearray] = {}  # path -> contents, written together at the end
     for i, result in enumerate(results):
         spec = args.output[i] if i < len(args.output) else "-"
+        path = _output_path(i, spec)
         if spec == "-":
             print(f"result[{i}]: hal.buffer_view\n{format_buffer_view(result, args.max_elements)}")
-        elif spec and spec[0] in "@+" and len(spec) > 1:
-            path = spec[1:]
+        elif path is not None:
             data = pending.setdefault(path, bytearray())
             if spec[0] == "@":
                 data.clear()
             elif not data and os.path.exists(path):
-                with open(path, "rb") as f:
-                    data += f.read()
+                try:
+                    with open(path, "rb") as f:
+                        data += f.read()
+                except OSError as e:
+                    raise ToolError(f"--output {i}: could not read {path!r} to append to it: {e.strerror}.",
+                                    ExitCode.INPUT) from None
             data += _npy_bytes(result) if path.endswith(".npy") else np.ascontiguousarray(result).tobytes()
-        elif spec:
-            raise InputSpecError(f"--output {i} ({spec!r}): expected @file, +file, - or an empty spec.")
-    if len(args.output) > len(results):
-        raise InputSpecError(f"{len(args.output)} --output flag(s) for {len(results)} result(s).")
     if args.output_dir:
-        os.makedirs(args.output_dir, exist_ok=True)
+        try:
+            os.makedirs(args.output_dir, exist_ok=True)
+        except OSError as e:
+            raise ToolError(f"could not create --output-dir {args.output_dir!r}: {e.strerror}.",
+                            ExitCode.INPUT) from None
         for i, result in enumerate(results):
             pending[os.path.join(args.output_dir, f"result{i}.npy")] = bytearray(_npy_bytes(result))
-    for path, data in pending.items():
-        try:
-            artifacts.write_atomic(path, bytes(data))
-        except OSError as e:
-            raise ToolError(f"could not write {path!r}: {e.strerror}.", ExitCode.INPUT) from None
+    try:
+        artifacts.write_all_atomic([(path, bytes(data)) for path, data in pending.items()])
+    except OSError as e:
+        raise ToolError(f"could not write {e.filename!r}: {e.strerror}; no output file written.",
+                        ExitCode.INPUT) from None
 
 
 def _npy_bytes(array) -> bytes:
@@ -465,6 +601,11 @@ def _compare(args, results) -> int:
                 continue
             actual = np.asarray(actual)
             try:
+                meta = spec_meta(spec)
+                if meta is not None and (tuple(meta[0]) != actual.shape or meta[1] != actual.dtype):
+                    failures.append(f"[FAILED] result[{i}]: expected {_meta_text(*meta)}, "
+                                    f"got {_meta(actual)}.")
+                    continue  # not read: it could be any size
                 expected = parse_value(spec, Shape.from_numpy(actual), files)
             except InputSpecError as e:
                 raise _spec_error("--expected_output", i, spec, e) from None

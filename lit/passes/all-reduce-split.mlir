@@ -33,3 +33,21 @@ func.func @single(%x: tensor<4xf32>) -> tensor<4xf32> {
   }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// Check that every attribute is kept on each part: a channel handle of type 0 (as XLA's
+// SPMD partitioner emits it) and attributes of dialects hlo-mlir does not register.
+// CHECK-LABEL: func.func @attributes
+// CHECK: "stablehlo.all_reduce"(%arg0) <{channel_handle = #stablehlo.channel_handle<handle = 3, type = 0>, replica_groups = dense<{{\[\[}}0], [1]]> : tensor<2x1xi64>}>
+// CHECK: }) {mhlo.frontend_attributes = {a = "b"}, mhlo.original_value = #mhlo.original_value<false, [<[], <"r", []>>]>} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK: "stablehlo.all_reduce"(%arg1) <{channel_handle = #stablehlo.channel_handle<handle = 3, type = 0>, replica_groups = dense<{{\[\[}}0], [1]]> : tensor<2x1xi64>}>
+// CHECK: }) {mhlo.frontend_attributes = {a = "b"}, mhlo.original_value = #mhlo.original_value<false, [<[], <"r", []>>]>} : (tensor<2xf32>) -> tensor<2xf32>
+func.func @attributes(%x: tensor<4xf32>, %y: tensor<2xf32>) -> (tensor<4xf32>, tensor<2xf32>) {
+  %r:2 = "stablehlo.all_reduce"(%x, %y) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %0 = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %0 : tensor<f32>
+  }) {replica_groups = dense<[[0], [1]]> : tensor<2x1xi64>, channel_handle = #stablehlo.channel_handle<handle = 3, type = 0>, mhlo.frontend_attributes = {a = "b"}, mhlo.original_value = #mhlo.original_value<false, [<[], <"r", []>>]>} : (tensor<4xf32>, tensor<2xf32>) -> (tensor<4xf32>, tensor<2xf32>)
+  return %r#0, %r#1 : tensor<4xf32>, tensor<2xf32>
+}

@@ -144,9 +144,62 @@ module @bad_groups attributes {mhlo.num_replicas = 2 : i32} {
 
 // -----
 
-// Check that a permute over partitions (a channel handle) is refused.
-module @cross_partition attributes {mhlo.num_replicas = 2 : i32} {
-  // expected-error @unknown {{emulate-replicas requires stablehlo.collective_permute without a channel handle}}
+// Check that with a channel handle an all_reduce group spans every partition (the spec's
+// cross_replica_and_partition: [[0], [1]] on 2 replicas x 2 partitions is {(0, 0), (0, 1)}
+// and {(1, 0), (1, 1)}), that use_global_device_ids reads the groups as flattened process
+// ids (r * 2 + p), and that partition_id is each process's constant.
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%[[X0:[^:]*]]: tensor<4xf32>, %[[X1:[^:]*]]: tensor<4xf32>, %[[X2:[^:]*]]: tensor<4xf32>, %[[X3:[^:]*]]: tensor<4xf32>)
+// CHECK-NOT: stablehlo.all_reduce
+// CHECK-NOT: stablehlo.partition_id
+// CHECK-DAG: %[[S01:.*]] = stablehlo.add %[[X0]], %[[X1]] : tensor<4xf32>
+// CHECK-DAG: %[[S23:.*]] = stablehlo.add %[[X2]], %[[X3]] : tensor<4xf32>
+// CHECK-DAG: %[[G02:.*]] = stablehlo.add %[[X0]], %[[X2]] : tensor<4xf32>
+// CHECK-DAG: %[[G13:.*]] = stablehlo.add %[[X1]], %[[X3]] : tensor<4xf32>
+// CHECK-DAG: %[[P0:.*]] = stablehlo.constant dense<0> : tensor<ui32>
+// CHECK-DAG: %[[P1:.*]] = stablehlo.constant dense<1> : tensor<ui32>
+// CHECK-DAG: %[[Q0:.*]] = stablehlo.constant dense<0> : tensor<ui32>
+// CHECK-DAG: %[[Q1:.*]] = stablehlo.constant dense<1> : tensor<ui32>
+// CHECK: return %[[S01]], %[[G02]], %[[P0]], %[[S01]], %[[G13]], %[[P1]], %[[S23]], %[[G02]], %[[Q0]], %[[S23]], %[[G13]], %[[Q1]]
+module @partitions attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 2 : i32} {
+  func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<ui32>) {
+    %s = "stablehlo.all_reduce"(%x) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %0 = stablehlo.add %a, %b : tensor<f32>
+        stablehlo.return %0 : tensor<f32>
+    }) {replica_groups = dense<[[0], [1]]> : tensor<2x1xi64>, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>} : (tensor<4xf32>) -> tensor<4xf32>
+    %g = "stablehlo.all_reduce"(%x) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %0 = stablehlo.add %a, %b : tensor<f32>
+        stablehlo.return %0 : tensor<f32>
+    }) {replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>, channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, use_global_device_ids} : (tensor<4xf32>) -> tensor<4xf32>
+    %p = stablehlo.partition_id : tensor<ui32>
+    return %s, %g, %p : tensor<4xf32>, tensor<4xf32>, tensor<ui32>
+  }
+}
+
+// -----
+
+// Check that a permute with a channel handle moves data between partitions (pairs of
+// partition ids, within each replica): on 2 replicas x 2 partitions, process (r, 1) gets
+// (r, 0)'s operand and (r, 0) gets zeros.
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%[[A:.*]]: tensor<2xf32>, %[[B:.*]]: tensor<2xf32>, %[[C:.*]]: tensor<2xf32>, %[[D:.*]]: tensor<2xf32>)
+// CHECK: %[[Z:.*]] = stablehlo.broadcast_in_dim
+// CHECK: %[[Z2:.*]] = stablehlo.broadcast_in_dim
+// CHECK: return %[[Z]], %[[A]], %[[Z2]], %[[C]]
+module @cross_partition attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 2 : i32} {
+  func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %p = "stablehlo.collective_permute"(%x) {source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>} : (tensor<2xf32>) -> tensor<2xf32>
+    return %p : tensor<2xf32>
+  }
+}
+
+// -----
+
+// Check that partition pairs outside the module's partitions are refused.
+module @bad_partition_pairs attributes {mhlo.num_replicas = 2 : i32} {
+  // expected-error @unknown {{stablehlo.collective_permute (pairs of partition ids) requires replica ids in [0, 1); got 1 in [(0, 1)]}}
   func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
     %p = "stablehlo.collective_permute"(%x) {source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>} : (tensor<2xf32>) -> tensor<2xf32>
     return %p : tensor<2xf32>

@@ -54,3 +54,27 @@ func.func @refusals(%op: tensor<5x3xf32>, %idx: tensor<2x1xi32>) -> (tensor<2x3x
   %b = "stablehlo.gather"(%op, %idx) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>, indices_are_sorted = false, hlo_mlir.in_bounds} : (tensor<5x3xf32>, tensor<2x1xi32>) -> tensor<2x3xf32>
   return %a, %b : tensor<2x3xf32>, tensor<2x3xf32>
 }
+
+// -----
+
+// Check that a gather of a quantized operand gets its integer indices clamped, the gather
+// copied with its element type and attributes.
+// CHECK-LABEL: func.func @quantized_gather
+// CHECK: %[[C:.*]] = stablehlo.clamp %{{.*}}, %arg1, %{{.*}} : tensor<2x1xi32>
+// CHECK: "stablehlo.gather"(%arg0, %[[C]])
+// CHECK-SAME: mhlo.frontend_attributes = {a = "b"}
+// CHECK-SAME: -> tensor<2x!quant.uniform<i8:f32, 1.000000e-01:-3>>
+func.func @quantized_gather(%op: tensor<5x!quant.uniform<i8:f32, 0.1:-3>>, %idx: tensor<2x1xi32>) -> tensor<2x!quant.uniform<i8:f32, 0.1:-3>> {
+  %r = "stablehlo.gather"(%op, %idx) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1>, mhlo.frontend_attributes = {a = "b"}} : (tensor<5x!quant.uniform<i8:f32, 0.1:-3>>, tensor<2x1xi32>) -> tensor<2x!quant.uniform<i8:f32, 0.1:-3>>
+  return %r : tensor<2x!quant.uniform<i8:f32, 0.1:-3>>
+}
+
+// -----
+
+// Check that a gather of an operand with an unbounded dynamic dimension is left alone.
+// CHECK-LABEL: func.func @dynamic_operand
+// CHECK-NOT: stablehlo.clamp
+func.func @dynamic_operand(%op: tensor<?x3xf32>, %idx: tensor<4x1xi32>) -> tensor<4x3xf32> {
+  %r = "stablehlo.gather"(%op, %idx) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>} : (tensor<?x3xf32>, tensor<4x1xi32>) -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}

@@ -34,3 +34,15 @@ func.func @refusals(%x: tensor<256x256xf32>, %y: tensor<16x16xf32>) -> (tensor<2
   %lm = stablehlo.multiply %l, %l : tensor<16x16xf32>
   return %s, %v, %ls, %lm : tensor<256xf32>, tensor<256x256xf32>, tensor<16xf32>, tensor<16x16xf32>
 }
+
+// -----
+
+// Check that a quantized transcendental (no XLA dtype) is left alone.
+// CHECK-LABEL: func.func @quantized
+// CHECK-NOT: optimization_barrier
+func.func @quantized(%x: tensor<256x256x!quant.uniform<i8:f32, 0.1:-3>>, %init: tensor<!quant.uniform<i8:f32, 0.1:-3>>) -> (tensor<256x!quant.uniform<i8:f32, 0.1:-3>>, tensor<256x256x!quant.uniform<i8:f32, 0.1:-3>>) {
+  %t = stablehlo.tanh %x : tensor<256x256x!quant.uniform<i8:f32, 0.1:-3>>
+  %s = stablehlo.reduce(%t init: %init) applies stablehlo.maximum across dimensions = [1] : (tensor<256x256x!quant.uniform<i8:f32, 0.1:-3>>, tensor<!quant.uniform<i8:f32, 0.1:-3>>) -> tensor<256x!quant.uniform<i8:f32, 0.1:-3>>
+  %m = stablehlo.maximum %t, %x : tensor<256x256x!quant.uniform<i8:f32, 0.1:-3>>
+  return %s, %m : tensor<256x!quant.uniform<i8:f32, 0.1:-3>>, tensor<256x256x!quant.uniform<i8:f32, 0.1:-3>>
+}

@@ -4,7 +4,7 @@
 // padding that crops the input to the window (3 elements, window 2: high -1).
 // CHECK-LABEL: func.func @conv_single_position
 // CHECK: stablehlo.convolution(%arg0, %arg1)
-// CHECK-SAME: window = {stride = [1], pad = {{\[}}[0, -1]], lhs_dilate = [1], rhs_dilate = [1]}
+// CHECK-SAME: window = {stride = [1], pad = {{\[}}[0, -1]]}
 // CHECK-SAME: -> tensor<1x2x1xf32>
 func.func @conv_single_position(%x: tensor<1x2x3xf32>, %w: tensor<2x2x2xf32>) -> tensor<1x2x1xf32> {
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0],
@@ -18,7 +18,7 @@ func.func @conv_single_position(%x: tensor<1x2x3xf32>, %w: tensor<2x2x2xf32>) ->
 // Check that only the single-position dimension changes, with dilation, layout and precision kept.
 // CHECK-LABEL: func.func @conv_nhwc
 // CHECK: dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]
-// CHECK-SAME: window = {stride = [1, 2], pad = {{\[}}[1, -3], [0, 0]], lhs_dilate = [2, 1], rhs_dilate = [1, 1]}
+// CHECK-SAME: window = {stride = [1, 2], pad = {{\[}}[1, -3], [0, 0]], lhs_dilate = [2, 1]}
 // CHECK-SAME: precision_config = [#stablehlo<precision HIGHEST>, #stablehlo<precision HIGHEST>]
 func.func @conv_nhwc(%x: tensor<1x3x5x2xf32>, %w: tensor<3x1x2x4xf32>) -> tensor<1x1x3x4xf32> {
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
@@ -58,4 +58,20 @@ func.func @untouched(%x: tensor<1x2x5x2xf32>, %w: tensor<2x2x3x2xf32>) -> tensor
        window = {stride = [2, 1], pad = [[0, 0], [0, 0]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
        : (tensor<1x2x5x2xf32>, tensor<2x2x3x2xf32>) -> tensor<1x2x2x1xf32>
   return %0 : tensor<1x2x2x1xf32>
+}
+
+// -----
+
+// Check that a quantized convolution (no XLA dtype) gets the same rewrite, its element types
+// and discardable attributes kept.
+// CHECK-LABEL: func.func @quantized
+// CHECK: stablehlo.convolution(%arg0, %arg1)
+// CHECK-SAME: window = {stride = [1], pad = {{\[}}[0, -1]]}
+// CHECK-SAME: mhlo.frontend_attributes = {a = "b"}
+// CHECK-SAME: -> tensor<1x1x1x!quant.uniform<i32:f32, 1.000000e-02>>
+func.func @quantized(%x: tensor<1x3x1x!quant.uniform<i8:f32, 0.1:-3>>, %w: tensor<2x1x1x!quant.uniform<i8:f32, 0.2>>) -> tensor<1x1x1x!quant.uniform<i32:f32, 0.01>> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [2]}
+       {batch_group_count = 1 : i64, feature_group_count = 1 : i64, mhlo.frontend_attributes = {a = "b"}}
+       : (tensor<1x3x1x!quant.uniform<i8:f32, 0.1:-3>>, tensor<2x1x1x!quant.uniform<i8:f32, 0.2>>) -> tensor<1x1x1x!quant.uniform<i32:f32, 0.01>>
+  return %0 : tensor<1x1x1x!quant.uniform<i32:f32, 0.01>>
 }

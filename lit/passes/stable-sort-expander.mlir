@@ -26,6 +26,41 @@ func.func @stable_keys_values(%k: tensor<3x8xf32>, %v: tensor<3x8xi8>) -> (tenso
 
 // -----
 
+// Check that an argsort (an s32 iota along the sort dimension among the operands) breaks
+// ties by that iota and gets no second position operand; an iota along another dimension
+// does not count.
+// CHECK-LABEL: func.func @argsort
+// CHECK: %[[I:.*]] = stablehlo.iota dim = 0 : tensor<6xi32>
+// CHECK-NOT: stablehlo.iota
+// CHECK: %[[S:.*]]:2 = "stablehlo.sort"(%arg0, %[[I]]) <{dimension = 0 : i64, is_stable = false}>
+// CHECK: ^bb0(%[[A:.*]]: tensor<f32>, %[[B:.*]]: tensor<f32>, %[[P:.*]]: tensor<i32>, %[[Q:.*]]: tensor<i32>):
+// CHECK: stablehlo.compare LT, %[[P]], %[[Q]], SIGNED
+// CHECK: return %[[S]]#0, %[[S]]#1
+// CHECK-LABEL: func.func @iota_along_other_dimension
+// CHECK: %[[J:.*]] = stablehlo.iota dim = 0 : tensor<2x3xi32>
+// CHECK: %[[POS:.*]] = stablehlo.iota dim = 1 : tensor<2x3xi32>
+// CHECK: "stablehlo.sort"(%arg0, %[[J]], %[[POS]])
+func.func @argsort(%k: tensor<6xf32>) -> (tensor<6xf32>, tensor<6xi32>) {
+  %i = stablehlo.iota dim = 0 : tensor<6xi32>
+  %0:2 = "stablehlo.sort"(%k, %i) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+    %1 = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<6xf32>, tensor<6xi32>) -> (tensor<6xf32>, tensor<6xi32>)
+  return %0#0, %0#1 : tensor<6xf32>, tensor<6xi32>
+}
+func.func @iota_along_other_dimension(%k: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xi32>) {
+  %i = stablehlo.iota dim = 0 : tensor<2x3xi32>
+  %0:2 = "stablehlo.sort"(%k, %i) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+    %1 = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = true} : (tensor<2x3xf32>, tensor<2x3xi32>) -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  return %0#0, %0#1 : tensor<2x3xf32>, tensor<2x3xi32>
+}
+
+// -----
+
 // Check that unstable sorts are left alone.
 // CHECK-LABEL: func.func @unstable
 // CHECK-NOT: stablehlo.iota

@@ -50,3 +50,26 @@ func.func @refusals(%x: tensor<300000xf32>, %short: tensor<60000xf32>, %wide: te
   %w = stablehlo.reduce(%wide init: %c0) applies stablehlo.add across dimensions = [1] : (tensor<128x131072xf32>, tensor<f32>) -> tensor<128xf32>
   return %r, %s, %w : tensor<f32>, tensor<f32>, tensor<128xf32>
 }
+
+// -----
+
+// Check that a reduction over no dimension (each result is its element combined with the
+// init) is left alone, not an error.
+// CHECK-LABEL: func.func @no_dimensions
+// CHECK: stablehlo.reduce(%arg0 init: %{{.*}}) applies stablehlo.add across dimensions = [] : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+func.func @no_dimensions(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %c0 = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = stablehlo.reduce(%x init: %c0) applies stablehlo.add across dimensions = [] : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+
+// -----
+
+// Check that a long reduction of a quantized type (no XLA dtype) is left alone.
+// CHECK-LABEL: func.func @quantized
+// CHECK-NOT: stablehlo.reshape
+// CHECK: stablehlo.reduce(%arg0 init: %arg1) applies stablehlo.maximum across dimensions = [0]
+func.func @quantized(%x: tensor<262144x!quant.uniform<i8:f32, 0.1:-3>>, %init: tensor<!quant.uniform<i8:f32, 0.1:-3>>) -> tensor<!quant.uniform<i8:f32, 0.1:-3>> {
+  %r = stablehlo.reduce(%x init: %init) applies stablehlo.maximum across dimensions = [0] : (tensor<262144x!quant.uniform<i8:f32, 0.1:-3>>, tensor<!quant.uniform<i8:f32, 0.1:-3>>) -> tensor<!quant.uniform<i8:f32, 0.1:-3>>
+  return %r : tensor<!quant.uniform<i8:f32, 0.1:-3>>
+}

@@ -31,11 +31,15 @@ def sort_dimension(sort_op) -> int:
     return ir.IntegerAttr(sort_op.attributes["dimension"]).value % rank
 
 
-def write_tie_break_comparator(block: ir.Block, comparator: ir.Block) -> None:
+def write_tie_break_comparator(block: ir.Block, comparator: ir.Block, position: int | None = None) -> None:
     """Fills ``block``, whose arguments are ``comparator``'s (lhs, rhs) pairs followed by one
-    (lhs, rhs) pair of positions, with ``c(a, b) || (!c(b, a) && i < j)``."""
+    (lhs, rhs) pair of positions, with ``c(a, b) || (!c(b, a) && i < j)``; with ``position``,
+    ``block``'s arguments are ``comparator``'s alone and pair ``position`` holds the positions."""
     args = list(block.arguments)
-    pairs, (i, j) = args[:-2], args[-2:]
+    if position is None:
+        pairs, (i, j) = args[:-2], args[-2:]
+    else:
+        pairs, (i, j) = args, args[2 * position:2 * position + 2]
     swapped = [pairs[k ^ 1] for k in range(len(pairs))]
     with ir.InsertionPoint(block):
         (before,) = clone_body(comparator, pairs)

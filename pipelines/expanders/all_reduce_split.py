@@ -2,8 +2,9 @@
 
 The pinned IREE segfaults (in ``scalarToTensor`` while converting StableHLO) on an
 ``all_reduce`` with more than one operand; XLA and JAX emit that form for a tuple
-all-reduce. Each operand is reduced on its own, with a copy of the reducer and the same
-groups and channel::
+all-reduce. Each operand is reduced on its own, with a copy of the reducer and every
+attribute of the original (groups, channel handle, ``use_global_device_ids``, and any
+other, e.g. ``mhlo.frontend_attributes``), so the process groups are the same::
 
     %r:2 = "stablehlo.all_reduce"(%a, %b) ({add}) {replica_groups = G, channel_handle = C}
 
@@ -21,7 +22,7 @@ from typing import Sequence
 
 from iree.compiler import ir
 
-from dialect_ops.collectives import all_reduce, channel_id_of, replica_groups_of
+from dialect_ops import _emit
 from pipelines.pass_base import ExpanderPass
 from pipelines.regions import copy_of
 from pipelines.registry import register
@@ -40,7 +41,13 @@ class AllReduceSplit(ExpanderPass):
         return op.operation.name == "stablehlo.all_reduce" and len(op.operands) > 1
 
     def expand(self, op) -> Sequence[ir.Value]:
-        fill = copy_of(op.regions[0].blocks[0])
-        groups, channel = replica_groups_of(op), channel_id_of(op)
-        global_ids = "use_global_device_ids" in op.attributes
-        return [all_reduce(v, fill, groups, channel, global_ids) for v in op.operands]
+        reducer = op.regions[0].blocks[0]
+        attributes = {name: op.attributes[name] for name in op.attributes}
+        scalars = [a.type for a in reducer.arguments]
+        out = []
+        for value, result in zip(op.operands, op.results, strict=True):
+            single, (block,) = _emit.create_with_region("stablehlo.all_reduce", [value], [result.type],
+                                                        attributes, [scalars])
+            copy_of(reducer)(block)
+            out.append(single.results[0])
+        return out

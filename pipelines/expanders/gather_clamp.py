@@ -14,10 +14,13 @@ becomes::
     %hi = broadcast_in_dim(constant [d0 - s0, d2 - s2], dims = [1])
     %r = "stablehlo.gather"(%operand, clamp(%lo, %idx, %hi)) {same attributes, hlo_mlir.in_bounds}
 
+The gather is a copy of the original with the clamped indices, so any operand element type
+(quantized ones included: only the integer indices are touched) and every attribute stay.
+
 Conditions: every gather not already marked ``hlo_mlir.in_bounds`` whose indices are not
-a constant already in bounds. Upper bounds beyond the index type's range are cut to its
-maximum (no index of that type can exceed them). Clamping is monotone, so
-``indices_are_sorted`` stays true.
+a constant already in bounds, with a static operand shape and indices of an XLA integer
+type. Upper bounds beyond the index type's range are cut to its maximum (no index of that
+type can exceed them). Clamping is monotone, so ``indices_are_sorted`` stays true.
 """
 
 from __future__ import annotations
@@ -29,21 +32,21 @@ from iree.compiler import ir
 
 from dialect_ops import _emit
 from dialect_ops.elementwise import clamp
-from dialect_ops.indexing import GatherDimensionNumbers, gather
-from pipelines.expanders._index_bounds import (bool_attr, constant_in_bounds, is_marked, mark_in_bounds,
-                                                  vector_constant)
+from dialect_ops.indexing import GatherDimensionNumbers
+from pipelines.expanders._index_bounds import constant_in_bounds, is_marked, mark_in_bounds, vector_constant
+from pipelines.matchers import element_dtype, static_dims
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
 
 __all__ = ["GatherClamp"]
 
 
-def _gather_bounds(op) -> tuple[GatherDimensionNumbers, list[int], list[int]]:
-    """The dimension numbers, slice sizes and per-component upper bounds of a gather."""
+def _gather_bounds(op) -> tuple[GatherDimensionNumbers, list[int]]:
+    """The dimension numbers and per-component upper bounds of a gather (static operand)."""
     dn = GatherDimensionNumbers.from_attribute(op.attributes["dimension_numbers"])
     sizes = list(ir.DenseI64ArrayAttr(op.attributes["slice_sizes"]))
-    dims = _emit.shape_of(op.operands[0]).dimensions
-    return dn, sizes, [dims[d] - sizes[d] for d in dn.start_index_map]
+    dims = static_dims(op.operands[0])
+    return dn, [dims[d] - sizes[d] for d in dn.start_index_map]
 
 
 @register
@@ -56,12 +59,15 @@ class GatherClamp(ExpanderPass):
     def matches(self, op) -> bool:
         if op.operation.name != "stablehlo.gather" or is_marked(op):
             return False
-        dn, _, upper = _gather_bounds(op)
-        return not constant_in_bounds(op.operands[1], dn.index_vector_dim, upper)
+        operand, indices = op.operands
+        if static_dims(operand) is None or element_dtype(indices) is None:
+            return False
+        dn, upper = _gather_bounds(op)
+        return not constant_in_bounds(indices, dn.index_vector_dim, upper)
 
     def expand(self, op) -> Sequence[ir.Value]:
-        operand, indices = op.operands
-        dn, sizes, upper = _gather_bounds(op)
+        indices = op.operands[1]
+        dn, upper = _gather_bounds(op)
         shape = _emit.shape_of(indices)
         upper = [min(u, int(np.iinfo(shape.dtype).max)) for u in upper]
         vector_dim = min(dn.index_vector_dim, shape.rank - 1) if shape.rank else 0
@@ -71,5 +77,7 @@ class GatherClamp(ExpanderPass):
         else:
             lo, hi = (vector_constant(v, shape.element_type, shape.dimensions, vector_dim)
                       for v in ([0] * len(upper), upper))
-        sorted_hint = bool_attr(op, "indices_are_sorted")
-        return [mark_in_bounds(gather(operand, clamp(lo, indices, hi), dn, sizes, sorted_hint))]
+        clamped = clamp(lo, indices, hi)
+        copy = op.operation.clone()  # at the insertion point: every attribute and type as they were
+        copy.operands[1] = clamped
+        return [mark_in_bounds(copy.results[0])]

@@ -20,7 +20,8 @@ bounds (``hlo_mlir.in_bounds``, which ``gather-clamp`` sets) are rewritten: run 
 ``gather-clamp``. Conditions: start indices index dimension 0 of the operand only, every
 slice is a whole row (slice sizes ``[1, d1, ..., dn]``, dimension 0 collapsed), the row
 dimensions come last in the result, no batching dimensions, and an explicit index vector
-dimension (if any) is the last, of size 1.
+dimension (if any) is the last, of size 1; operand and indices with XLA shapes (a
+quantized gather is left alone).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from dialect_ops import _emit
 from dialect_ops.indexing import GatherDimensionNumbers
 from dialect_ops.shape_ops import reshape
 from pipelines.expanders._index_bounds import is_marked
+from pipelines.matchers import xla_arrays
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
 
@@ -47,7 +49,7 @@ class GatherIndexSelect(ExpanderPass):
     legalizes_for_iree = True
 
     def matches(self, op) -> bool:
-        if op.operation.name != "stablehlo.gather" or not is_marked(op):
+        if op.operation.name != "stablehlo.gather" or not is_marked(op) or not xla_arrays(op.operands):
             return False
         dn = GatherDimensionNumbers.from_attribute(op.attributes["dimension_numbers"])
         operand, indices = (_emit.shape_of(v) for v in op.operands)

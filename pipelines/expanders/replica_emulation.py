@@ -1,4 +1,4 @@
-"""emulate-replicas: runs an N-replica program on one device, every replica side by side.
+"""emulate-replicas: runs an N-replica, P-partition program on one device, every process side by side.
 
 IREE compiles collectives for every target but only CUDA/HIP with one process per device
 runs them (ARCHITECTURE.md, defects). This pass turns a module written for N replicas
@@ -17,12 +17,18 @@ becomes::
       %s = stablehlo.add %x_0, %x_1       // one value, shared by both members of the group
       return %s, %s
 
-that is ``main(args of replica 0, ..., args of replica N-1) -> (results of replica 0, ...,
-results of replica N-1)``; tuples stay tuples. The entry body is copied once per replica,
-op by op (so copies interleave and every operand is defined before use), with
-``replica_id`` (also inside regions) replaced by the constant ``r`` and ``partition_id``
-by 0; each collective becomes explicit data movement between the copies, group by group
-(``replica_groups``; empty means all replicas in id order):
+that is ``main(args of process 0, ..., args of process N*P-1) -> (results of process 0, ...,
+results of process N*P-1)``, process ``k`` being replica ``k // P`` of partition ``k % P``
+(replica-major; with one partition, process r is replica r); tuples stay tuples. The entry
+body is copied once per process, op by op (so copies interleave and every operand is
+defined before use), with ``replica_id`` and ``partition_id`` (also inside regions)
+replaced by the process's constants; each collective becomes explicit data movement
+between the copies, process group by process group. The groups are the spec's
+(pipelines/expanders/_process_groups.py): ``replica_groups`` of replica ids without a
+channel handle (per partition), with one spanning every partition (``all_reduce``,
+``all_gather``, ``reduce_scatter``), of flattened process ids with
+``use_global_device_ids``, of partition ids with a channel (``all_to_all``,
+``collective_permute``, ``collective_broadcast``); empty means all ids in order:
 
 - ``all_reduce``: the members' operands folded in group order with the reducer (an
   element-wise op when the reducer is one, ``stablehlo.map`` of the reducer otherwise);
@@ -34,13 +40,12 @@ by 0; each collective becomes explicit data movement between the copies, group b
 - ``collective_broadcast``: every member gets the group's first member's operand.
 
 Conditions: N from the option ``num-replicas`` or the module attribute
-``mhlo.num_replicas`` (they must agree); one partition; calls are inlined first, so
-collectives in called functions are handled; a collective inside a region (``while``,
-``if``, ``case``, ...) is refused with an error naming it, since its copies would need
-to exchange data inside a loop. ``collective_permute`` and ``all_to_all`` with a channel
-handle exchange between partitions (StableHLO cross_partition mode) and are refused.
-The module gets ``mhlo.num_replicas = 1``. Run ``O2`` afterwards (``hlo_mlir.compile``
-does) to fold the copies' shared work.
+``mhlo.num_replicas`` (they must agree), P likewise from ``num-partitions`` or
+``mhlo.num_partitions`` (default 1); calls are inlined first, so collectives in called
+functions are handled; a collective inside a region (``while``, ``if``, ``case``, ...)
+is refused with an error naming it, since its copies would need to exchange data inside
+a loop. The module gets ``mhlo.num_replicas = 1`` and ``mhlo.num_partitions = 1``. Run
+``O2`` afterwards (``hlo_mlir.compile`` does) to fold the copies' shared work.
 """
 
 from __future__ import annotations
@@ -52,14 +57,20 @@ import numpy as np
 from iree.compiler import ir
 
 from dialect_ops import _emit
-from dialect_ops.collectives import (channel_id_of, replica_count, replica_groups_of, replica_groups_rule,
-                                     source_target_pairs_rule)
+from dialect_ops.collectives import source_target_pairs_rule
 from dialect_ops.control_flow import map_
 from dialect_ops.elementwise import binary
 from dialect_ops.shape_ops import broadcast_in_dim
 from dialect_ops.slicing import concatenate, slice_
 from hlo_mlir.errors import InvalidArgumentError
 from hlo_mlir.shape import ProgramShape, Shape
+from pipelines.expanders._process_groups import (
+    CROSS_PARTITION,
+    grid_of,
+    process_groups,
+    process_pairs,
+    strategy_of,
+)
 from pipelines.pass_base import Pass, UpstreamPass
 from pipelines.regions import copy_of
 from pipelines.registry import register
@@ -71,7 +82,7 @@ _IDS = ("stablehlo.replica_id", "stablehlo.partition_id")
 _BINARY = {"stablehlo.add": "Add", "stablehlo.multiply": "Mul", "stablehlo.maximum": "Max",
            "stablehlo.minimum": "Min", "stablehlo.and": "And", "stablehlo.or": "Or", "stablehlo.xor": "Xor"}
 
-Values = list[list[ir.Value]]  # [replica][operand or result index]
+Values = list[list[ir.Value]]  # [process][operand or result index]
 
 
 class _InlineCalls(UpstreamPass):
@@ -83,39 +94,42 @@ class _InlineCalls(UpstreamPass):
 
 @register
 class EmulateReplicas(Pass):
-    """Rewrites an N-replica module into one single-device entry that runs all N replicas."""
+    """Rewrites an N-replica, P-partition module into one single-device entry that runs all N*P processes."""
 
     name = "emulate-replicas"
     num_replicas: int = dataclasses.field(
         default=0, metadata={"help": "replica count N (0: the module's mhlo.num_replicas attribute)"})
+    num_partitions: int = dataclasses.field(
+        default=0, metadata={"help": "partition count P (0: the module's mhlo.num_partitions, else 1)"})
 
     def run(self, module: ir.Module) -> bool:
-        n = self._replica_count(module)
+        n, p = self._grid(module)
         _InlineCalls().run(module)
         main = _entry(module)
         block = main.regions[0].blocks[0]
-        plans = [_plan(op, n) for op in _collectives(main)]  # in block order
+        plans = [_plan(op, n, p) for op in _collectives(main)]  # in block order
         with module.context:
-            _replicate(main, block, n, plans)
-            module.operation.attributes["mhlo.num_replicas"] = _emit.parse_attr("1 : i32")
+            _replicate(main, block, n, p, plans)
+            for name in ("mhlo.num_replicas", "mhlo.num_partitions"):
+                module.operation.attributes[name] = _emit.parse_attr("1 : i32")
         self.record("replicas", n)
+        self.record("partitions", p)
         return True
 
-    def _replica_count(self, module: ir.Module) -> int:
-        attributes = module.operation.attributes
-        if "mhlo.num_partitions" in attributes and ir.IntegerAttr(attributes["mhlo.num_partitions"]).value != 1:
-            raise InvalidArgumentError(
-                f"emulate-replicas requires one partition; got mhlo.num_partitions = "
-                f"{ir.IntegerAttr(attributes['mhlo.num_partitions']).value}.")
-        declared = replica_count(module)
-        n = self.num_replicas or declared
+    def _grid(self, module: ir.Module) -> tuple[int, int]:
+        declared_n, declared_p = grid_of(module)
+        n = self.num_replicas or declared_n
         if not n or n < 1:
             raise InvalidArgumentError("emulate-replicas requires a replica count: the option num-replicas or the "
                                        "module attribute mhlo.num_replicas; got neither.")
-        if declared not in (None, n):
-            raise InvalidArgumentError(f"emulate-replicas requires num-replicas equal to the module's "
-                                       f"mhlo.num_replicas; got {n} and {declared}.")
-        return n
+        p = self.num_partitions or declared_p or 1
+        for what, count, declared in (("num-replicas", n, declared_n), ("num-partitions", p, declared_p)):
+            if count < 1:
+                raise InvalidArgumentError(f"emulate-replicas requires {what} >= 1; got {count}.")
+            if declared not in (None, count):
+                raise InvalidArgumentError(f"emulate-replicas requires {what} equal to the module's "
+                                           f"mhlo.{what.replace('-', '_')}; got {count} and {declared}.")
+        return n, p
 
 
 # --- finding and checking the collectives -----------------------------------------------------
@@ -145,60 +159,49 @@ def _collectives(main) -> list:
     return found
 
 
-def _groups(op, n: int, equal_sizes: bool = True) -> list[list[int]]:
-    """The op's replica groups (empty: all replicas), checked against N."""
-    groups = replica_groups_rule(op.operation.name, replica_groups_of(op), n, equal_sizes=equal_sizes)
-    return groups or [list(range(n))]
-
-
-def _refuse_channel(op) -> None:
-    if channel_id_of(op) is not None:
-        raise InvalidArgumentError(
-            f"emulate-replicas requires {op.operation.name} without a channel handle (with one it exchanges "
-            f"between partitions, StableHLO's cross_partition mode); got {op.attributes['channel_handle']} "
-            f"at {op.location}.")
-
-
-def _plan(op, n: int):
-    """What an emulator needs of ``op`` besides its operands, checked before any rewrite."""
+def _plan(op, n: int, p: int):
+    """What an emulator needs of ``op`` besides its operands (process groups, or process
+    pairs for collective_permute), checked before any rewrite."""
     name = op.operation.name
     if name == "stablehlo.collective_permute":
-        _refuse_channel(op)
         attr = ir.DenseIntElementsAttr(op.attributes["source_target_pairs"])
         flat = [int(attr[i]) for i in range(len(attr))]
-        return source_target_pairs_rule(list(zip(flat[0::2], flat[1::2])), n, name)
-    if name == "stablehlo.all_to_all":
-        _refuse_channel(op)
-    return _groups(op, n, equal_sizes=name != "stablehlo.all_reduce")
+        across = strategy_of(op) == CROSS_PARTITION
+        pairs = source_target_pairs_rule(list(zip(flat[0::2], flat[1::2])), p if across else n,
+                                         f"{name} (pairs of partition ids)" if across else name)
+        return process_pairs(op, pairs, n, p)
+    return process_groups(op, n, p, equal_sizes=name != "stablehlo.all_reduce")
 
 
 # --- copying the body --------------------------------------------------------------------------
-def _replicate(main, block: ir.Block, n: int, plans: list) -> None:
+def _replicate(main, block: ir.Block, n: int, p: int, plans: list) -> None:
     old_args = list(block.arguments)
     ops = list(block.operations)
     ret, body = ops[-1], ops[:-1]
-    mappings: list[dict] = [{} for _ in range(n)]
+    count = n * p
+    processes = [(k // p, k % p) for k in range(count)]  # (replica, partition) of process k
+    mappings: list[dict] = [{} for _ in range(count)]
     plan = iter(plans)
-    for r in range(n):
+    for k in range(count):
         for a in old_args:
-            mappings[r][a] = block.add_argument(a.type, a.location)
+            mappings[k][a] = block.add_argument(a.type, a.location)
     for op in body:
         with ir.InsertionPoint(ret), op.location:
             name = op.operation.name
             if name in _IDS:
-                for r in range(n):
-                    mappings[r][op.results[0]] = _id_constant(op, r)
+                for k in range(count):
+                    mappings[k][op.results[0]] = _id_constant(op, processes[k])
             elif name in _EMULATORS:
-                args = [[mappings[r].get(v, v) for v in op.operands] for r in range(n)]
+                args = [[mappings[k].get(v, v) for v in op.operands] for k in range(count)]
                 results = _EMULATORS[name](op, args, next(plan))
-                _check_types(op, results)
-                for r in range(n):
-                    mappings[r].update(zip(op.results, results[r]))
+                _check_types(op, results, p)
+                for k in range(count):
+                    mappings[k].update(zip(op.results, results[k]))
             else:
-                for r in range(n):
-                    _clone(op, mappings[r], r)
+                for k in range(count):
+                    _clone(op, mappings[k], processes[k])
     with ir.InsertionPoint(ret), ret.location:
-        _emit.func_return([mappings[r].get(v, v) for r in range(n) for v in ret.operands])
+        _emit.func_return([mappings[k].get(v, v) for k in range(count) for v in ret.operands])
     ret.erase()
     for op in reversed(body):
         op.erase()
@@ -206,33 +209,34 @@ def _replicate(main, block: ir.Block, n: int, plans: list) -> None:
         block.erase_argument(0)
     ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
     main.attributes["function_type"] = ir.TypeAttr.get(
-        ir.FunctionType.get(list(ftype.inputs) * n, list(ftype.results) * n))
+        ir.FunctionType.get(list(ftype.inputs) * count, list(ftype.results) * count))
     for key in ("arg_attrs", "res_attrs"):
         if key in main.attributes:
-            main.attributes[key] = ir.ArrayAttr.get(list(ir.ArrayAttr(main.attributes[key])) * n)
+            main.attributes[key] = ir.ArrayAttr.get(list(ir.ArrayAttr(main.attributes[key])) * count)
 
 
-def _check_types(op, results: Values) -> None:
+def _check_types(op, results: Values, p: int) -> None:
     """The exchanged values must have the op's result types (a shard or split count that is
     not the group size makes them differ)."""
     want = [str(v.type) for v in op.results]
-    for r, values in enumerate(results):
+    for k, values in enumerate(results):
         got = [str(v.type) for v in values]
         if got != want:
             raise InvalidArgumentError(
                 f"emulate-replicas requires {op.operation.name} results that match its replica groups; got "
-                f"result types {want} but replica {r} of its group receives {got} at {op.location}.")
+                f"result types {want} but {'replica' if p == 1 else 'process'} {k} of its group receives "
+                f"{got} at {op.location}.")
 
 
-def _id_constant(op, r: int) -> ir.Value:
-    """``replica_id`` of replica ``r`` (``partition_id``: 0, there is one partition)."""
+def _id_constant(op, process: tuple[int, int]) -> ir.Value:
+    """``replica_id`` or ``partition_id`` of ``process`` = (replica, partition)."""
     shape = _emit.shape_of(op.results[0])
-    value = r if op.operation.name == "stablehlo.replica_id" else 0
+    value = process[0] if op.operation.name == "stablehlo.replica_id" else process[1]
     return _emit.constant(np.asarray(value, shape.dtype), shape)
 
 
-def _clone(op, mapping: dict, r: int) -> None:
-    """Clones ``op`` at the insertion point for replica ``r``: operands (also those its regions
+def _clone(op, mapping: dict, process: tuple[int, int]) -> None:
+    """Clones ``op`` at the insertion point for ``process``: operands (also those its regions
     capture) through ``mapping``, ids inside its regions made constants."""
     clone = op.operation.clone()
     ids = []
@@ -248,7 +252,7 @@ def _clone(op, mapping: dict, r: int) -> None:
     clone.walk(remap)
     for inner in ids:
         with ir.InsertionPoint(inner), inner.location:
-            inner.results[0].replace_all_uses_with(_id_constant(inner, r))
+            inner.results[0].replace_all_uses_with(_id_constant(inner, process))
         inner.erase()
     mapping.update(zip(op.results, clone.results))
 
@@ -371,35 +375,41 @@ _EMULATORS: dict[str, Callable[[object, Values, object], Values]] = {
 
 
 # --- conveniences ------------------------------------------------------------------------------
-def emulate_replicas(source, num_replicas: int | None = None):
+def emulate_replicas(source, num_replicas: int | None = None, num_partitions: int | None = None):
     """A copy of ``source`` (XlaComputation, HloModule, ir.Module, MLIR text or bytecode)
-    rewritten by ``emulate-replicas`` for ``num_replicas`` (default: the module's count),
-    as an XlaComputation."""
+    rewritten by ``emulate-replicas`` for ``num_replicas`` and ``num_partitions`` (default:
+    the module's counts), as an XlaComputation."""
     from hlo_mlir.builder import XlaComputation
     from hlo_mlir.compiler import as_module
 
     module = as_module(source)
-    EmulateReplicas(num_replicas=num_replicas or 0).run(module)
+    EmulateReplicas(num_replicas=num_replicas or 0, num_partitions=num_partitions or 0).run(module)
     computation = XlaComputation(module)
     computation.verify()
     return computation
 
 
 def run_replicated(source, per_replica_args: Sequence[Sequence], num_replicas: int | None = None,
-                   target: str = "llvm-cpu", driver: str = "local-task") -> list:
-    """Runs an N-replica computation on one device through ``emulate-replicas``.
+                   target: str = "llvm-cpu", driver: str = "local-task", num_partitions: int = 1) -> list:
+    """Runs an N-replica, P-partition computation on one device through ``emulate-replicas``.
 
-    ``per_replica_args[r]`` holds replica r's arguments; returns one result per replica
-    (an array, or a flat tuple of arrays for a tuple result, as ``hlo_mlir.runtime`` does).
+    ``per_replica_args[k]`` holds process k's arguments (replica ``k // P``, partition
+    ``k % P``; with one partition, replica k's); returns one result per process (an
+    array, or a flat tuple of arrays for a tuple result, as ``hlo_mlir.runtime`` does).
     """
     import hlo_mlir
 
     per_replica_args = [list(a) for a in per_replica_args]
-    n = num_replicas or len(per_replica_args)
-    if len(per_replica_args) != n:
-        raise InvalidArgumentError(f"run_replicated requires one argument list per replica ({n}); "
+    if not isinstance(num_partitions, int) or num_partitions < 1:
+        raise InvalidArgumentError(f"run_replicated requires num_partitions >= 1; got {num_partitions!r}.")
+    n = num_replicas or len(per_replica_args) // num_partitions
+    if len(per_replica_args) != n * num_partitions:
+        each = (f"replica ({n})" if num_partitions == 1 else
+                f"process ({n * num_partitions}: {n} replicas x {num_partitions} partitions)")
+        raise InvalidArgumentError(f"run_replicated requires one argument list per {each}; "
                                    f"got {len(per_replica_args)}.")
-    emulated = emulate_replicas(source, n)
+    emulated = emulate_replicas(source, n, num_partitions)
+    n *= num_partitions
     first_result = ir.FunctionType(ir.TypeAttr(emulated.entry_function().attributes["function_type"]).value).results[0]
     outputs = hlo_mlir.runtime.load(hlo_mlir.compile(emulated, target), driver).main(
         *[a for args in per_replica_args for a in args])

@@ -32,7 +32,8 @@ Indices become s64 (values of any width convert exactly or, for u64 beyond 2^63,
 negative and stay out of bounds). Padding is skipped when the indices are a constant
 in bounds. The new scatter is marked ``hlo_mlir.in_bounds`` and keeps
 ``unique_indices`` only when nothing was redirected; ``indices_are_sorted`` is kept in
-the row form only. Run ``dce`` afterwards.
+the row form only. Scatters whose operands have no XLA shape (quantized element types)
+are left alone. Run ``dce`` afterwards.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from hlo_mlir.shape import Shape
 from hlo_mlir.types import PrimitiveType
 from pipelines.expanders._index_bounds import (bool_attr, constant_in_bounds, in_bounds_mask, is_marked,
                                               mark_in_bounds, normalized_indices, vector_constant)
+from pipelines.matchers import xla_arrays
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
 
@@ -68,7 +70,7 @@ class ScatterBounds(ExpanderPass):
     legalizes_for_iree = True
 
     def matches(self, op) -> bool:
-        if op.operation.name != "stablehlo.scatter" or is_marked(op):
+        if op.operation.name != "stablehlo.scatter" or is_marked(op) or not xla_arrays(op.operands):
             return False
         n = len(op.results)
         return n == 1 or _empty(op) or all(_separable_result(op, i) for i in range(n))

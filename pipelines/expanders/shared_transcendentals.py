@@ -17,8 +17,9 @@ becomes::
     %e = stablehlo.optimization_barrier %e0      // a value IREE cannot clone into consumers
     ...
 
-Conditions: one of the ops below, at least ``min-elements`` result elements, and at least
-two users of which one is a ``stablehlo.reduce``. The values are unchanged.
+Conditions: one of the ops below with a static result of an XLA element type (quantized
+ones are left alone), at least ``min-elements`` result elements, and at least two users of
+which one is a ``stablehlo.reduce``. The values are unchanged.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ from typing import Sequence
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops.side_effects import optimization_barrier
+from pipelines.matchers import element_dtype, static_dims
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
 
@@ -53,8 +54,8 @@ class MaterializeSharedTranscendentals(ExpanderPass):
     def matches(self, op) -> bool:
         if op.operation.name not in _TRANSCENDENTALS:
             return False
-        shape = _emit.shape_of(op.results[0])
-        if shape.is_dynamic or math.prod(shape.dimensions) < self.min_elements:
+        dims = static_dims(op.results[0])
+        if dims is None or element_dtype(op.results[0]) is None or math.prod(dims) < self.min_elements:
             return False
         users = {use.owner for use in op.results[0].uses}
         return len(users) >= 2 and any(u.name == "stablehlo.reduce" for u in users)

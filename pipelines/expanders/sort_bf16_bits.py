@@ -14,7 +14,8 @@ becomes::
     })
     %r = bitcast_convert(%s) : bf16
 
-Conditions: a sort with at least one bf16 operand; other operands are kept. Run it
+Conditions: a sort with at least one bf16 operand, every operand with an XLA shape (a
+quantized one keeps the sort as it is); other operands are kept. Run it
 after the passes that create sorts (top-k-expander, stable-sort-expander).
 """
 
@@ -29,6 +30,7 @@ from dialect_ops.elementwise import bitcast_convert
 from dialect_ops.sorting import sort
 from hlo_mlir.types import PrimitiveType
 from pipelines.expanders._sort_regions import comparator_block, sort_dimension
+from pipelines.matchers import xla_arrays
 from pipelines.pass_base import ExpanderPass
 from pipelines.regions import clone_body
 from pipelines.registry import register
@@ -37,7 +39,7 @@ __all__ = ["SortBf16AsBits"]
 
 
 def _is_bf16(value: ir.Value) -> bool:
-    return _emit.shape_of(value).element_type is PrimitiveType.BF16
+    return isinstance(value.type, ir.RankedTensorType) and isinstance(value.type.element_type, ir.BF16Type)
 
 
 @register
@@ -48,7 +50,8 @@ class SortBf16AsBits(ExpanderPass):
     legalizes_for_iree = True
 
     def matches(self, op) -> bool:
-        return op.operation.name == "stablehlo.sort" and any(_is_bf16(v) for v in op.operands)
+        return (op.operation.name == "stablehlo.sort" and any(_is_bf16(v) for v in op.operands)
+                and xla_arrays(op.operands))
 
     def expand(self, op) -> Sequence[ir.Value]:
         bf16 = [_is_bf16(v) for v in op.operands]

@@ -23,7 +23,8 @@ becomes (B rows of the other dimensions, W = n rounded up to a power of two)::
 
 where ``less((a, i), (b, j)) = c(a, b) || (!c(b, a) && i < j)`` (see _sort_regions):
 the network sorts by a total order, so the result is the stable sort, for ``is_stable``
-either way. Conditions: a static shape with at least ``min-size`` elements along ``d``.
+either way. Conditions: a static shape with at least ``min-size`` elements along ``d``,
+every operand of an XLA element type (quantized sorts are left alone).
 Run it before ``stable-sort-expander``.
 """
 
@@ -46,6 +47,7 @@ from hlo_mlir.shape import Shape
 from hlo_mlir.types import PrimitiveType
 from pipelines.expanders._index_bounds import mark_in_bounds
 from pipelines.expanders._sort_regions import comparator_block, sort_dimension, write_tie_break_comparator
+from pipelines.matchers import xla_arrays
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
 
@@ -62,7 +64,7 @@ class SortNetworkExpander(ExpanderPass):
         default=512, metadata={"help": "sort dimensions at least this long use the network"})
 
     def matches(self, op) -> bool:
-        if op.operation.name != "stablehlo.sort":
+        if op.operation.name != "stablehlo.sort" or not xla_arrays(op.operands):
             return False
         shape = _emit.shape_of(op.operands[0])
         return not shape.is_dynamic and shape.dimensions[sort_dimension(op)] >= max(self.min_size, 2)

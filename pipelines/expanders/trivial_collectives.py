@@ -1,6 +1,6 @@
-"""trivial-collectives: collectives over one-replica groups are their operand.
+"""trivial-collectives: collectives whose process groups have one member are their operand.
 
-When every replica group has one member, each replica only exchanges with itself: an
+When every process group has one member, each process only exchanges with itself: an
 all-reduce reduces one value, an all-gather or reduce-scatter has one shard, an
 all-to-all has one split. The pinned IREE fails to compile ``all_to_all`` with
 ``split_count = 1`` ("failed to legalize operation 'stablehlo.reshape'"), so these are
@@ -11,10 +11,19 @@ removed before IREE::
 
 become ``%x`` (the result types equal the operand types).
 
-Conditions: ``all_to_all`` with ``split_count = 1``; ``all_reduce``, ``all_gather`` and
-``reduce_scatter`` whose ``replica_groups`` are non-empty and all of size 1 (an empty
-attribute means all replicas). ``collective_permute`` is never trivial (a replica that is
-no target receives zeros).
+Process groups are the spec's (pipelines/expanders/_process_groups.py), not the
+``replica_groups`` as written: with a channel handle and without
+``use_global_device_ids``, an ``all_reduce``, ``all_gather`` or ``reduce_scatter`` group
+spans every partition, so ``replica_groups = [[0]]`` with ``mhlo.num_partitions = 2`` is a
+group of two processes and stays.
+
+Conditions: ``all_to_all`` with ``split_count = 1`` (its groups have ``split_count``
+members); ``all_reduce``, ``all_gather`` and ``reduce_scatter`` whose process groups all
+have one member: ``replica_groups`` of singletons without a channel or with
+``use_global_device_ids``; with a channel alone, singletons and ``mhlo.num_partitions = 1``;
+an empty attribute (all replicas) when the module declares one replica (and one partition
+with a channel). An unknown count keeps the op. ``collective_permute`` is never trivial
+(a process that is no target receives zeros).
 """
 
 from __future__ import annotations
@@ -23,7 +32,7 @@ from typing import Sequence
 
 from iree.compiler import ir
 
-from dialect_ops.collectives import replica_groups_of
+from pipelines.expanders._process_groups import grid_of, group_sizes
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
 
@@ -34,18 +43,21 @@ _GROUPED = ("stablehlo.all_reduce", "stablehlo.all_gather", "stablehlo.reduce_sc
 
 @register
 class TrivialCollectives(ExpanderPass):
-    """Replaces collectives over one-replica groups with their operands."""
+    """Replaces collectives over one-process groups with their operands."""
 
     name = "trivial-collectives"
     legalizes_for_iree = True
+
+    def run(self, module: ir.Module) -> bool:
+        self._grid = grid_of(module)
+        return super().run(module)
 
     def matches(self, op) -> bool:
         name = op.operation.name
         if name == "stablehlo.all_to_all":
             return ir.IntegerAttr(op.attributes["split_count"]).value == 1
         if name in _GROUPED:
-            groups = replica_groups_of(op)
-            return bool(groups) and all(len(g) == 1 for g in groups)
+            return group_sizes(op, *self._grid) == {1}
         return False
 
     def expand(self, op) -> Sequence[ir.Value]:

@@ -22,8 +22,10 @@ once per partial result, so only reductions where that cannot change the answer 
 rewritten: a single operand, a reducer that is one element-wise op of its two arguments,
 and an init value that is the op's identity (op_facts), ``+0.0`` for a float add
 (``(x + 0.0) + 0.0 == x + 0.0``), or any constant for an idempotent op (max, min, and,
-or). Conditions: static shapes, a reduced dimension of at least ``min-size`` elements,
-and at most ``max-results`` result elements (more results already run in parallel).
+or). Conditions: static shapes, a reduced dimension of at least ``min-size`` elements
+(a reduction over no dimension is left alone), at most ``max-results`` result elements
+(more results already run in parallel), and an element type with an XLA dtype (quantized
+reductions are left alone).
 """
 
 from __future__ import annotations
@@ -60,10 +62,13 @@ class TreeReductionRewriter(ExpanderPass):
     def matches(self, op) -> bool:
         if op.operation.name != "stablehlo.reduce" or len(op.operands) != 2:
             return False
+        if element_dtype(op.operands[0]) is None:  # a type without an XLA dtype (quantized): not ours
+            return False
         shape = _emit.shape_of(op.operands[0])
         if shape.is_dynamic or math.prod(_emit.shape_of(op.results[0]).dimensions) > self.max_results:
             return False
-        n = max(shape.dimensions[d] for d in i64_array_attr(op, "dimensions"))
+        # No reduced dimension (valid: each result is its element combined with the init) has nothing to split.
+        n = max((shape.dimensions[d] for d in i64_array_attr(op, "dimensions")), default=0)
         return n >= max(self.min_size, 2 * self.window) and _init_repeats_safely(op)
 
     def expand(self, op) -> list[ir.Value]:

@@ -168,3 +168,23 @@ def test_reduce_precision_overflow_is_inf(dtype, exponent_bits, mantissa_bits):
     ours, theirs = oracle.run_iree(comp, x0), oracle.run_xla(comp, x0)
     oracle.assert_close(ours, theirs, 0, 0, "reduce_precision vs XLA")
     assert not np.isnan(ours[np.isfinite(x0)]).any()
+
+
+def test_quantized_tensors_are_left_alone():
+    """Every row's op on ``!quant.uniform`` tensors (the unsigned-dot predicate raised
+    "has no XLA primitive type"): nothing is rewritten, nothing raises."""
+    q8 = "tensor<2x2x!quant.uniform<ui8:f32, 0.5:0>>"
+    q32 = "tensor<2x2x!quant.uniform<i32:f32, 0.25:0>>"
+    text = f"""func.func @main(%x: tensor<2x2xf32>) -> ({q8}, {q8}, {q32}, {q8}) {{
+  %q = stablehlo.uniform_quantize %x : (tensor<2x2xf32>) -> {q8}
+  %a = stablehlo.add %q, %q : {q8}
+  %m = stablehlo.multiply %q, %q : {q8}
+  %d = stablehlo.dot_general %q, %q, contracting_dims = [1] x [0] : ({q8}, {q8}) -> {q32}
+  %r = stablehlo.reverse %q, dims = [] : {q8}
+  return %a, %m, %d, %r : {q8}, {q8}, {q32}, {q8}
+}}"""
+    module = compiler.as_module(text)
+    before = module.operation.get_asm()
+    assert legalize.legalize_for_iree(module, "llvm-cpu") is False
+    assert module.operation.get_asm() == before
+    assert legalize.required_flags(module, "llvm-cpu") == []

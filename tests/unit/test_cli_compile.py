@@ -185,6 +185,66 @@ def test_bad_options_are_usage_errors(scale_mlir, tmp_path, capsys, argv, messag
     assert _files(tmp_path) == ["scale.mlir"]
 
 
+@pytest.mark.parametrize("text", ["", "// only a comment\n", "module {\n}\n",
+                                  "func.func private @f(%a: tensor<4xf32>) -> tensor<4xf32>\n"],
+                         ids=["empty", "comment", "empty-module", "declaration"])
+def test_input_without_a_function_is_an_input_error(tmp_path, capsys, text):
+    (tmp_path / "empty.mlir").write_text(text)
+    assert main([str(tmp_path / "empty.mlir"), "--no-isolate"]) == ExitCode.INPUT
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'empty.mlir'}: the module has no public function to compile" in err
+    assert _files(tmp_path) == ["empty.mlir"]
+
+
+@pytest.mark.parametrize("folder", ["o.vmfb", "o.vmfb.manifest.json"])
+def test_output_or_manifest_path_that_is_a_folder_writes_nothing(scale_mlir, tmp_path, capsys, folder):
+    out = tmp_path / "out"
+    (out / folder).mkdir(parents=True)
+    assert main([str(scale_mlir), "-o", str(out / "o.vmfb"), "--no-isolate"]) == ExitCode.INPUT
+    assert f"cannot write '{out / folder}': it is a folder." in capsys.readouterr().err
+    assert _files(out) == [folder] and _files(out / folder) == []
+
+
+def test_vmfb_and_manifest_are_written_both_or_neither(tmp_path, monkeypatch):
+    # The second rename fails (a folder appears, the disk fills): the first is undone, and
+    # the error names the file that could not be written.
+    (tmp_path / "a.vmfb").write_bytes(b"old vmfb")
+    (tmp_path / "a.vmfb.manifest.json").write_bytes(b"old manifest")
+    replace, calls = os.replace, []
+
+    def second_fails(src, dst):
+        calls.append(dst)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", second_fails)
+    with pytest.raises(OSError) as info:
+        artifacts.write_all_atomic([(tmp_path / "a.vmfb", b"new vmfb"),
+                                    (tmp_path / "a.vmfb.manifest.json", b"new")])
+    assert info.value.filename == str(tmp_path / "a.vmfb.manifest.json")
+    monkeypatch.setattr(os, "replace", replace)
+    assert (tmp_path / "a.vmfb").read_bytes() == b"old vmfb"
+    assert (tmp_path / "a.vmfb.manifest.json").read_bytes() == b"old manifest"
+    assert _files(tmp_path) == ["a.vmfb", "a.vmfb.manifest.json"]  # no temporary or backup left
+    # Files that did not exist before are removed again.
+    calls.clear()
+    monkeypatch.setattr(os, "replace", second_fails)
+    with pytest.raises(OSError):
+        artifacts.write_all_atomic([(tmp_path / "b.vmfb", b"new"),
+                                    (tmp_path / "b.vmfb.manifest.json", b"new")])
+    assert _files(tmp_path) == ["a.vmfb", "a.vmfb.manifest.json"]
+
+
+def test_unwritable_output_folder_is_an_input_error(scale_mlir, capsys):
+    # /proc refuses new files even to root (the tests may run as root, where a chmod'ed
+    # folder stays writable).
+    assert main([str(scale_mlir), "-o", "/proc/hlo-mlir-test.vmfb", "--no-isolate"]) == ExitCode.INPUT
+    err = capsys.readouterr().err
+    assert err.startswith("hlo-compile: error: could not write '/proc/hlo-mlir-test.vmfb': ")
+    assert "no output written" in err and "Traceback" not in err
+
+
 def test_stdin_needs_output(capsys):
     assert main(["-", "--no-isolate"]) == ExitCode.USAGE
     assert "reading stdin requires -o/--output" in capsys.readouterr().err
@@ -242,21 +302,60 @@ def test_sigint_to_isolated_compile_stops_child_and_writes_nothing(tmp_path):
 
 
 def test_compiler_crash_in_child_is_reported(tmp_path):
-    # A crash of the compiling process (IREE segfaults on some inputs) stands in here.
+    # The build returns a computation and replaces hlo_mlir.compiler.compile (in the child)
+    # with a segfault, standing in for the IREE compiler crashing on an input.
     (tmp_path / "crash.py").write_text(
-        "import os, signal\ndef build():\n    os.kill(os.getpid(), signal.SIGSEGV)\n")
+        "import os, signal\nimport hlo_mlir.compiler\nfrom hlo_mlir import Parameter, Shape, XlaBuilder\n"
+        "def build():\n"
+        "    hlo_mlir.compiler.compile = lambda *a, **k: os.kill(os.getpid(), signal.SIGSEGV)\n"
+        "    b = XlaBuilder('m')\n    return b.build(Parameter(b, 0, Shape.parse('f32[2]'), 'x'))\n")
     r = _run_child(str(tmp_path / "crash.py"), "-o", str(tmp_path / "crash.vmfb"))
-    assert r.returncode == ExitCode.COMPILE
-    assert "crashed (SIGSEGV) in a child process; no output written" in r.stderr
+    assert r.returncode == ExitCode.COMPILE, r.stderr
+    assert (f"hlo-compile: error: the IREE compiler (compiling '{tmp_path / 'crash.py'}' for llvm-cpu) "
+            "crashed (SIGSEGV) in a child process; no output written. This is an IREE defect") in r.stderr
     assert _files(tmp_path) == ["crash.py"]
 
 
-def test_timeout_stops_a_hanging_compile(tmp_path):
-    (tmp_path / "hang.py").write_text("import time\ndef build():\n    time.sleep(60)\n")
+def test_crash_in_the_users_build_script_is_not_blamed_on_iree(tmp_path):
+    (tmp_path / "segv.py").write_text(
+        "import os, signal\ndef build():\n    os.kill(os.getpid(), signal.SIGSEGV)\n")
+    r = _run_child(str(tmp_path / "segv.py"), "-o", str(tmp_path / "segv.vmfb"))
+    assert r.returncode == ExitCode.INPUT
+    assert (f"hlo-compile: error: the build script '{tmp_path / 'segv.py'}' (running build()) "
+            "crashed (SIGSEGV) in a child process; no output written. The user's Python code (or a library "
+            "it calls) crashed, not the IREE compiler") in r.stderr
+    assert "Traceback" not in r.stderr and _files(tmp_path) == ["segv.py"]
+
+
+@pytest.mark.parametrize("script", ["import sys\ndef build():\n    sys.exit(0)\n",
+                                    "import sys\nsys.exit(0)\n",
+                                    "def build():\n    raise SystemExit\n"],
+                         ids=["in-build", "at-import", "raise"])
+def test_build_script_that_exits_is_an_error(tmp_path, capsys, script):
+    (tmp_path / "exits.py").write_text(script)
+    assert main([str(tmp_path / "exits.py"), "--no-isolate"]) == ExitCode.INPUT
+    assert "the build script exited (sys.exit(" in capsys.readouterr().err
+    assert ") before build() returned a computation." in _run_child(str(tmp_path / "exits.py")).stderr
+    assert _files(tmp_path) == ["exits.py"]
+
+
+@pytest.mark.parametrize("where, code, what", [
+    ("build", ExitCode.INPUT, "the build script '{path}' (running build())"),
+    # The build replaces hlo_mlir.compiler.compile with a sleep: a hanging compile.
+    ("compile", ExitCode.COMPILE, "the IREE compiler (compiling '{path}' for llvm-cpu)"),
+])
+def test_timeout_stops_a_hanging_build_or_compile(tmp_path, where, code, what):
+    hang = "    time.sleep(60)\n" if where == "build" else (
+        "    hlo_mlir.compiler.compile = lambda *a, **k: time.sleep(60)\n"
+        "    b = XlaBuilder('m')\n    return b.build(Parameter(b, 0, Shape.parse('f32[2]'), 'x'))\n")
+    (tmp_path / "hang.py").write_text(
+        "import time\nimport hlo_mlir.compiler\nfrom hlo_mlir import Parameter, Shape, XlaBuilder\n"
+        f"def build():\n{hang}")
     start = time.monotonic()
     r = _run_child(str(tmp_path / "hang.py"), "--timeout", "2")
-    assert r.returncode == ExitCode.COMPILE and time.monotonic() - start < 30
-    assert "did not finish within 2 s" in r.stderr
+    assert r.returncode == code and time.monotonic() - start < 30
+    what = what.format(path=tmp_path / "hang.py")
+    assert f"hlo-compile: error: {what} did not finish within 2 s; stopped it. No output written." in r.stderr
     assert _files(tmp_path) == ["hang.py"]
 
 
@@ -299,6 +398,11 @@ def test_check_manifest_without_manifest_is_none(compiled, tmp_path):
     (lambda text: json.dumps({**json.loads(text), "functions": [{"name": "main"}]}),
      r"\(functions\[0\]\): missing field 'parameters'"),
     (lambda text: json.dumps({**json.loads(text), "format_version": 99}), "format_version 99"),
+    (lambda text: json.dumps({**json.loads(text), "source": 5}), "field 'source' must be an object; got 5"),
+    (lambda text: json.dumps({**json.loads(text), "versions": {"iree": 3}}),
+     "field 'versions' must map names"),
+    (lambda text: json.dumps({**json.loads(text), "functions": [7]}), r"\(functions\[0\]\): missing field"),
+    (lambda text: "[1, 2]", "expected a JSON object; got list"),
 ])
 def test_malformed_manifest_is_a_clear_error(compiled, tmp_path, edit, message):
     (tmp_path / "m.vmfb").write_bytes(compiled.read_bytes())

@@ -190,18 +190,91 @@ def test_mlir_input_is_compiled_first(tmp_path, capsys):
 @pytest.mark.parametrize("argv, code, message", [
     (["--input=2x2xf32=1,2,3", "--input=f32=1"], ExitCode.USAGE, "--input 0 ('2x2xf32=1,2,3'): 3 values"),
     (["--input=2x2xf32=1", "--input=f32=1=2"], ExitCode.USAGE, "accepted forms: 2x2xf32=1,2,3,4"),
-    (["--input=2x2xf32=1"], ExitCode.INPUT, "main takes 2 input(s) (f32[2,2], f32[]) -> (f32[2,2]); got 1"),
-    (["--input=2x2xi32=1", "--input=f32=1"], ExitCode.INPUT,
-     "main: argument 0: expected f32[2,2]; got s32[2,2]"),
+    # An --input that does not fit the signature is a usage error, checked before any value
+    # is read or allocated (a huge shape is no MemoryError).
+    (["--input=2x2xf32=1"], ExitCode.USAGE, "main takes 2 input(s) (f32[2,2], f32[]) -> (f32[2,2]); got 1"),
+    (["--input=2x2xi32=1", "--input=f32=1"], ExitCode.USAGE,
+     "--input 0 ('2x2xi32=1'): main: argument 0: expected f32[2,2]; got s32[2,2]."),
+    (["--input=100000000000xf32=1", "--input=f32=1"], ExitCode.USAGE,
+     "--input 0 ('100000000000xf32=1'): main: argument 0: expected f32[2,2]; got f32[100000000000]."),
+    (["--input=2x2xf32=1", "--input=99999999999x99999999999xf32=1"], ExitCode.USAGE,
+     "main: argument 1: expected f32[]; got f32[99999999999,99999999999]."),
+    (["--input=@{npy}", "--input=f32=1"], ExitCode.USAGE, "main: argument 0: expected f32[2,2]; got f32[3]."),
     (["--input=1", "--input=1", "--function=nope"], ExitCode.INPUT, "no function 'nope'; the module has"),
     (["--input=1", "--input=1", "--device=tpu"], ExitCode.USAGE, "invalid choice: 'tpu'"),
     (["--input=1", "--input=1", "--output=o.npy"], ExitCode.USAGE, "--output 0 ('o.npy'): expected @file"),
 ])
-def test_usage_and_input_errors(vmfb, capsys, argv, code, message):
-    assert run(vmfb, *argv) == code
-    err = capsys.readouterr().err
+def test_usage_and_input_errors(vmfb, tmp_path, capsys, argv, code, message):
+    np.save(tmp_path / "three.npy", np.zeros(3, np.float32))
+    assert run(vmfb, *[a.format(npy=tmp_path / "three.npy") for a in argv]) == code
+    out, err = capsys.readouterr()
     assert message in err
-    assert "Traceback" not in err
+    assert "Traceback" not in err and out == ""  # checked before the run
+
+
+def test_expected_output_of_another_shape_fails_without_reading_it(vmfb, capsys):
+    argv = [vmfb, "--input=2x2xf32=1", "--input=f32=1"]
+    assert run(*argv, "--expected_output=100000000000xf32=1") == ExitCode.FAILURE
+    out, err = capsys.readouterr()
+    assert "[FAILED] result[0]: expected 100000000000xf32, got 2x2xf32." in out and err == ""
+
+
+@pytest.mark.parametrize("flag, message", [
+    ("--output-dir={vmfb}/sub", "cannot use --output-dir '{vmfb}/sub': '{vmfb}' is a file, not a folder."),
+    ("--output-dir={vmfb}/a/b", "cannot use --output-dir '{vmfb}/a/b': '{vmfb}' is a file, not a folder."),
+    ("--output=@{tmp}", "--output 0: cannot write '{tmp}': it is a folder."),
+    ("--output=@{tmp}/no/such/r.npy",
+     "--output 0: cannot write '{tmp}/no/such/r.npy': folder '{tmp}/no/such' does not exist."),
+])
+def test_unusable_output_destinations_fail_before_the_run(vmfb, tmp_path, capsys, flag, message):
+    argv = [vmfb, "--input=2x2xf32=1", "--input=f32=1", flag.format(vmfb=vmfb, tmp=tmp_path)]
+    assert run(*argv) == ExitCode.INPUT
+    out, err = capsys.readouterr()
+    assert err == f"hlo-run: error: {message.format(vmfb=vmfb, tmp=tmp_path)}\n"
+    assert out == "" and os.listdir(tmp_path) == []
+
+
+def test_output_dir_that_cannot_be_created_is_an_error(vmfb, tmp_path, capsys):
+    # /proc refuses new folders even to root; nothing else is written either.
+    argv = [vmfb, "--input=2x2xf32=1", "--input=f32=1", f"--output=@{tmp_path / 'r.npy'}"]
+    assert run(*argv, "--output-dir=/proc/hlo-mlir-test") == ExitCode.INPUT
+    err = capsys.readouterr().err
+    assert err.startswith("hlo-run: error: could not create --output-dir '/proc/hlo-mlir-test': ")
+    assert "Traceback" not in err and os.listdir(tmp_path) == []
+
+
+def test_outputs_are_written_all_or_none(vmfb, tmp_path, capsys):
+    # result1.npy is a folder: neither it nor the --output file is written.
+    (tmp_path / "dir" / "result0.npy").mkdir(parents=True)
+    argv = [vmfb, "--input=2x2xf32=1", "--input=f32=1", f"--output=@{tmp_path / 'r.npy'}",
+            f"--output-dir={tmp_path / 'dir'}"]
+    assert run(*argv) == ExitCode.INPUT
+    assert (f"could not write '{tmp_path / 'dir' / 'result0.npy'}': Is a directory; no output file written."
+            in capsys.readouterr().err)
+    assert sorted(os.listdir(tmp_path)) == ["dir"] and os.listdir(tmp_path / "dir") == ["result0.npy"]
+
+
+def test_mlir_without_a_function_is_an_input_error(tmp_path, capsys):
+    (tmp_path / "empty.mlir").write_text("")
+    assert run(tmp_path / "empty.mlir") == ExitCode.INPUT
+    assert f"{tmp_path / 'empty.mlir'}: the module has no public function" in capsys.readouterr().err
+
+
+def test_compile_crash_of_an_mlir_input_is_reported_as_a_compiler_crash(tmp_path):
+    # sitecustomize makes hlo_mlir.compiler.compile segfault in the child, standing in
+    # for the IREE compiler crashing on the module.
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(
+        "import os, signal\nimport hlo_mlir.compiler\n"
+        "hlo_mlir.compiler.compile = lambda *a, **k: os.kill(os.getpid(), signal.SIGSEGV)\n")
+    (tmp_path / "m.mlir").write_text(MODULE)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, str(tmp_path / "site")]))
+    r = subprocess.run([sys.executable, "-m", "hlo_mlir.tools.hlo_run", str(tmp_path / "m.mlir"), "--input=1",
+                        "--input=1"], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == ExitCode.COMPILE, r.stderr
+    assert r.stderr.startswith(f"hlo-run: error: the IREE compiler (compiling '{tmp_path / 'm.mlir'}' for "
+                               "llvm-cpu) crashed (SIGSEGV) in a child process")
+    assert "runtime" not in r.stderr
 
 
 def test_missing_module_file(tmp_path, capsys):
