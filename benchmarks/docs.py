@@ -80,6 +80,8 @@ def render(results_dir: str = RESULTS_DIR) -> str:
                   f"Geomean cold hlo-mlir / XLA compile time: {cs['geomean_cold_over_xla']:.1f}x; our "
                   f"pipeline is {100 * cs['pipeline_share']:.0f}% of a cold compile; a cached compile takes "
                   f"{1e3 * cs['geomean_cached_seconds']:.1f} ms (geomean).", ""]
+        if compile_time.isolation_text(c):  # *IREE isolated* / *in process*: with / without the worker
+            lines += [compile_time.isolation_text(c), ""]
     sc = _load(results_dir, "pipeline_scaling")
     if sc:
         lines += ["### Pass-pipeline scaling", ""]

@@ -1,4 +1,4 @@
-"""Compiling StableHLO modules to IREE ``.vmfb`` bytes, in process.
+"""Compiling StableHLO modules to IREE ``.vmfb`` bytes.
 
 ``compile(source, target)`` takes an XlaComputation, an HloModule, an ``ir.Module``,
 MLIR text or MLIR bytecode. It copies the module, runs a pass preset (``O2`` by
@@ -7,25 +7,38 @@ default), the expanders and legalizations that make XLA's answers come out of IR
 in the function's reflection (so the runtime can rebuild tuples), and compiles with
 per-target default flags chosen by measurement. Results are kept in the persistent
 compile cache (``hlo_mlir.cache``): compiling the same module twice costs nothing.
+
+IREE itself runs in a compile worker, a child process (``hlo_mlir.compile_worker``):
+the pinned compiler segfaults, aborts or exits on some inputs and flags, and there
+that becomes a CompileError naming the signal or exit status, the target, the flags
+and a reproducer (the module and the exact ``iree-compile`` command, saved under
+``$HLO_MLIR_REPRO_DIR`` or the temporary directory); the caller's process lives. It
+costs 1-3 ms per compile (benchmarks/compile_time.py). ``compile(..., isolate=False)``
+or ``HLO_MLIR_COMPILE_ISOLATION=0`` compiles in this process instead (for a debugger;
+then a crash of IREE ends the process). ``timeout=`` or ``HLO_MLIR_COMPILE_TIMEOUT``
+(seconds) stops an isolated compile that runs longer.
 """
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import math
 import os
+import platform
+import re
+import shlex
 import subprocess
+import sys
+import tempfile
 from typing import Sequence
 
 from iree.compiler import ir
-import iree.compiler.api as _capi
-from iree.compiler.api import ctypes_dl as _cdl
 
+from hlo_mlir import compile_worker as _worker
 from hlo_mlir import context as _context
-from hlo_mlir.errors import CompileError, ParseError
+from hlo_mlir.errors import CompileError, InvalidArgumentError, ParseError
 
-__all__ = ["compile", "prepare", "full_flags", "TARGETS", "target_flags", "as_module"]
+__all__ = ["compile", "prepare", "full_flags", "TARGETS", "target_flags", "as_module", "save_reproducer"]
 
 # Flags every target gets: keep f64 as f64 (IREE demotes it by default).
 _COMMON = ["--iree-input-demote-f64-to-f32=false"]
@@ -123,13 +136,9 @@ def target_flags(target: str, extra_flags: Sequence[str] = ()) -> list[str]:
         name, _, value = flag.partition("=")
         if name in _TARGET_FLAG_DEVICE:
             _check_device_target(name, value, target, flags)
+    if target == "llvm-cpu":
+        _check_cpu_target(flags, target)
     return flags
-
-
-_PROBE_MODULE = """func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = stablehlo.add %a, %a : tensor<4xf32>
-  return %0 : tensor<4xf32>
-}"""
 
 
 def _check_device_target(name: str, value: str, target: str, flags: list[str]) -> None:
@@ -147,22 +156,89 @@ def _check_device_target(name: str, value: str, target: str, flags: list[str]) -
 def _probe_device_target(name: str, value: str) -> str:
     """Compiles a trivial module with ``name=value`` in a child process ("" if it works).
 
-    Unknown target names make the pinned compiler dereference a null target (SIGSEGV),
-    which in process would kill the caller.
+    Unknown target names make the pinned compiler dereference a null target (SIGSEGV).
     """
-    from iree.compiler.tools import binaries
+    return _probe([f"--iree-hal-target-device={_TARGET_FLAG_DEVICE[name]}", f"{name}={value}"])
 
-    cmd = [binaries.find_tool("iree-compile"), "-", "--iree-input-type=stablehlo", "-o", os.devnull,
-           f"--iree-hal-target-device={_TARGET_FLAG_DEVICE[name]}", f"{name}={value}"]
+
+# LLVM CPU names the pinned IREE accepts for x86 ("List of accepted CPUs" of its x86 backend);
+# any other value of --iree-llvmcpu-target-cpu, and any triple whose architecture is not in
+# _LLVM_ARCHES, is probed once in a child process: ``nonexistentcpu`` ends the compiler with
+# "LLVM ERROR: 64-bit code requested on a subtarget that doesn't support it!" and
+# ``--iree-llvmcpu-target-triple=garbage-triple`` segfaults it.
+_X86_CPUS = frozenset("""
+    nocona core2 penryn bonnell atom silvermont slm goldmont goldmont-plus tremont nehalem corei7 westmere
+    sandybridge corei7-avx ivybridge core-avx-i haswell core-avx2 broadwell skylake skylake-avx512 skx
+    cascadelake cooperlake cannonlake icelake-client rocketlake icelake-server tigerlake sapphirerapids
+    alderlake raptorlake meteorlake arrowlake arrowlake-s lunarlake gracemont pantherlake wildcatlake novalake
+    sierraforest grandridge graniterapids graniterapids-d emeraldrapids clearwaterforest diamondrapids knl knm
+    k8 athlon64 athlon-fx opteron k8-sse3 athlon64-sse3 opteron-sse3 amdfam10 barcelona btver1 btver2 bdver1
+    bdver2 bdver3 bdver4 znver1 znver2 znver3 znver4 znver5 znver6 x86-64 x86-64-v2 x86-64-v3
+    x86-64-v4""".split())
+# Triple architectures with a code generator in the pinned IREE (--iree-llvmcpu-list-targets).
+_LLVM_ARCHES = frozenset({"x86_64", "i386", "i486", "i586", "i686", "aarch64", "aarch64_be", "arm64", "arm",
+                          "armv7", "armv7a", "armv8a", "thumb", "thumbv7", "riscv32", "riscv64", "wasm32",
+                          "wasm64"})
+_X86_ARCHES = frozenset({"x86_64", "i386", "i486", "i586", "i686"})
+_CPU_FLAG, _TRIPLE_FLAG = "--iree-llvmcpu-target-cpu", "--iree-llvmcpu-target-triple"
+_FEATURES_FLAG = "--iree-llvmcpu-target-cpu-features"
+
+
+def _check_cpu_target(flags: list[str], target: str) -> None:
+    """Raises CompileError unless the llvm-cpu triple and CPU compile a trivial module.
+
+    ``host``, ``generic``, x86 CPU names on an x86 triple and triples of a known
+    architecture pass without a probe; anything else is compiled once in a child
+    process (a bad value crashes the compiler instead of failing)."""
+    values = {name: value for name, _, value in (f.partition("=") for f in flags)}
+    cpu, triple = values.get(_CPU_FLAG, ""), values.get(_TRIPLE_FLAG, "")
+    features = values.get(_FEATURES_FLAG, "")
+    if "host" in (cpu, features) and {cpu, features} - {"host", ""}:
+        # IREE: "If either CPU or CPU-features is `host`, the other must be either also `host`
+        # or the default value", then SIGSEGV (cpu=generic/znver4, features=host) or LLVM ERROR.
+        raise CompileError(f"llvm-cpu requires {_CPU_FLAG} and {_FEATURES_FLAG} to be both host or not "
+                           f"host (the default CPU is host: name a CPU to give features); got "
+                           f"{_CPU_FLAG}={cpu or '(default)'} and "
+                           f"{_FEATURES_FLAG}={features or '(default)'}.", target, flags)
+    arch = triple.split("-")[0] if triple else platform.machine()
+    known_cpu = cpu in ("", "host", "generic") or (arch in _X86_ARCHES and cpu in _X86_CPUS)
+    if arch in _LLVM_ARCHES and known_cpu:
+        return
+    error = _probe_cpu_target(cpu, triple)
+    if error:
+        culprit = f"{_CPU_FLAG}={cpu}" if arch in _LLVM_ARCHES else f"{_TRIPLE_FLAG}={triple}"
+        if arch not in _LLVM_ARCHES:
+            known = f"known architectures: {', '.join(sorted(_LLVM_ARCHES))}"
+        elif arch in _X86_ARCHES:
+            known = f"known x86 CPUs: host, generic, {', '.join(sorted(_X86_CPUS))}"
+        else:
+            known = "known: host, generic"
+        raise CompileError(f"{culprit} is not a target the pinned IREE can compile for ({error}); {known}.",
+                           target, flags)
+
+
+@functools.cache
+def _probe_cpu_target(cpu: str, triple: str) -> str:
+    """Compiles a trivial module for llvm-cpu with ``cpu`` and ``triple`` in a child
+    process ("" if it works)."""
+    extra = ([f"{_CPU_FLAG}={cpu}"] if cpu else []) + ([f"{_TRIPLE_FLAG}={triple}"] if triple else [])
+    return _probe(["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+                   *extra])
+
+
+def _probe(flags: list[str]) -> str:
+    """Compiles a trivial module with ``flags`` in a child ``iree-compile``: "" if it
+    works, else the first line of its complaint or the signal that ended it."""
     try:
-        proc = subprocess.run(cmd, input=_PROBE_MODULE.encode(), capture_output=True, timeout=300)
+        proc = _worker.probe_compile(["-o", os.devnull, *flags])
     except (OSError, subprocess.TimeoutExpired) as e:
         return f"the probe compile failed to run: {e}"
     if proc.returncode < 0:
-        return f"the compiler crashed with signal {-proc.returncode}"
+        return f"the compiler crashed with {_worker.signal_text(proc.returncode)}"
     if proc.returncode:
-        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        return lines[0] if lines else f"exit status {proc.returncode}"
+        lines = _crash_lines(proc.stderr.decode("utf-8", "replace"))
+        fatal = [ln for ln in lines if ln.startswith("LLVM ERROR")]
+        return (fatal or lines or [f"exit status {proc.returncode}"])[0]
     return ""
 
 
@@ -270,13 +346,9 @@ def _record_reflection(module: ir.Module, target: str) -> None:
             op.attributes["iree.reflection"] = ir.DictAttr.get(entries)
 
 
-_DIAG_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.POINTER(ctypes.c_char), ctypes.c_size_t,
-                                  ctypes.c_void_p)
-_SEVERITY = {0: "note", 1: "warning", 2: "error", 3: "remark"}
-
-
 def compile(source, target: str = "llvm-cpu", *, flags: Sequence[str] = (), passes: str = "O2",
-            legalize: bool = True, verify: bool = True) -> bytes:  # noqa: A001 - the natural name
+            legalize: bool = True, verify: bool = True, isolate: bool | None = None,
+            timeout: float | None = None) -> bytes:  # noqa: A001 - the natural name
     """Compiles ``source`` for ``target`` (llvm-cpu, vulkan-spirv, cuda); returns vmfb bytes.
 
     The module (a copy: ``source`` is never changed) goes through the pass pipeline
@@ -285,20 +357,49 @@ def compile(source, target: str = "llvm-cpu", *, flags: Sequence[str] = (), pass
     legalizations that make IREE give XLA's answers, then IREE. ``flags`` are extra
     IREE flags (they override the defaults of the same name). Raises CompileError
     naming the target, the flags and IREE's diagnostics.
+
+    IREE runs in a compile worker process unless ``isolate`` is False (default: on,
+    ``HLO_MLIR_COMPILE_ISOLATION=0`` turns it off): a crash of IREE, or a compile that
+    runs past ``timeout`` seconds (default ``$HLO_MLIR_COMPILE_TIMEOUT``, else none),
+    raises CompileError with a saved reproducer instead of ending this process.
     """
     from hlo_mlir import cache as _cache
 
     defaults = target_flags(target, flags)  # a bad target or flag fails before any work
+    isolate = _isolation_default() if isolate is None else isolate
+    timeout = _timeout_default() if timeout is None else timeout
     module = as_module(source)
     key = _cache.compile_key(_bytecode(module), target, defaults, passes, legalize)
 
     def produce() -> bytes:
+        if isolate:
+            _worker.default_pool().prestart()  # its start-up overlaps our passes
         if verify:
             _verify(module)
         prepare(module, target, passes, legalize)
-        return _compile_bytecode(_bytecode(module), target, full_flags(module, target, flags))
+        return _compile_bytecode(_bytecode(module), target, full_flags(module, target, flags),
+                                 isolate=isolate, timeout=timeout)
 
     return _cache.cached(key, produce)  # the persistent compile cache (hlo_mlir.cache)
+
+
+def _isolation_default() -> bool:
+    value = os.environ.get("HLO_MLIR_COMPILE_ISOLATION", "1").strip().lower()
+    return value not in ("0", "false", "off", "no")
+
+
+def _timeout_default() -> float | None:
+    value = os.environ.get("HLO_MLIR_COMPILE_TIMEOUT", "").strip()
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise InvalidArgumentError(f"HLO_MLIR_COMPILE_TIMEOUT requires a positive number of seconds; "
+                                   f"got {value!r}.")
+    return seconds
 
 
 def prepare(module: ir.Module, target: str = "llvm-cpu", passes: str = "O2", legalize: bool = True) -> None:
@@ -330,36 +431,91 @@ def _verify(module: ir.Module) -> None:
     _context.verify_module(module, "module failed verification before compile")
 
 
-def _compile_bytecode(bytecode: bytes, target: str, flags: list[str]) -> bytes:
-    diagnostics: list[str] = []
+def _compile_bytecode(bytecode: bytes, target: str, flags: list[str], *, isolate: bool = True,
+                      timeout: float | None = None) -> bytes:
+    """IREE compiles ``bytecode`` with ``flags``: in a compile worker (``isolate``), or here."""
+    if not isolate:
+        outcome = _worker.run_compiler(bytecode, flags)
+    else:
+        try:
+            outcome, stdout, stderr = _worker.default_pool().compile(bytecode, flags, timeout)
+        except _worker.WorkerDied as died:
+            raise _crash_error(bytecode, target, flags, died) from None
+        except OSError as e:  # no child process here (a sandbox, a frozen application)
+            raise CompileError(f"could not start the compile worker ({e}); compile(..., isolate=False) "
+                               f"or HLO_MLIR_COMPILE_ISOLATION=0 compiles in this process.", target,
+                               flags) from None
+        if stdout:
+            sys.stdout.write(stdout)  # IREE's own prints (warnings, --mlir-timing, ...), as in process
+        if stderr:
+            sys.stderr.write(stderr)
+    if outcome.status == "ok" and outcome.vmfb is not None:
+        return outcome.vmfb
+    message = {"flags": f"IREE rejected the compile flags: {outcome.detail}",
+               "parse": "IREE could not parse the module.",
+               "compile": "IREE failed to compile the module.",
+               "output": f"IREE could not write the vmfb: {outcome.detail}",
+               }.get(outcome.status, f"the compile worker failed: {outcome.detail}")
+    raise CompileError(message, target, flags, outcome.diagnostics)
 
-    @_DIAG_CALLBACK
-    def on_diagnostic(severity, message, size, _user):
-        diagnostics.append(f"{_SEVERITY.get(severity, 'error')}: " + ctypes.string_at(message, size).decode(
-            "utf-8", "replace"))
 
-    session = _capi.Session()
+# Lines of a crash's stderr that are stack frames ("#12 0x00007f... symbol") or LLVM's crash
+# banner: saved with the reproducer, left out of the error message.
+_STACK_FRAME = re.compile(r"^\s*#\d+\s+0x[0-9a-fA-F]+")
+_CRASH_BANNER = re.compile(r"^(Stack dump:|\d+\.\s+Program arguments:|Please report issues|PLEASE submit)")
+
+
+def _crash_lines(stderr: str, most: int = 20) -> list[str]:
+    """What a crashed compiler said, for the error message: no stack frames, no banner, each
+    line once (IREE repeats a warning per executable), at most ``most`` lines."""
+    lines = [ln for ln in stderr.splitlines()
+             if ln.strip() and not _STACK_FRAME.match(ln) and not _CRASH_BANNER.match(ln)]
+    return list(dict.fromkeys(lines))[:most]
+
+
+def _crash_error(bytecode: bytes, target: str, flags: list[str], died: _worker.WorkerDied) -> CompileError:
+    """The CompileError for a compile worker that crashed, exited or timed out."""
+    if died.timed_out:
+        what = f"IREE did not finish compiling the module: it {died.reason} and was stopped"
+    else:
+        what = (f"IREE crashed compiling the module: {died.reason} in the compile worker (a child process; "
+                f"this process is unaffected)")
     try:
-        try:
-            session.set_flags(*flags)
-        except ValueError as e:
-            raise CompileError(f"IREE rejected the compile flags: {e}", target, flags) from None
-        inv = session.invocation()
-        enable = _cdl._dylib.ireeCompilerInvocationEnableCallbackDiagnostics
-        enable.restype, enable.argtypes = None, [ctypes.c_void_p, ctypes.c_int, _DIAG_CALLBACK, ctypes.c_void_p]
-        enable(inv._inv_p, 0, on_diagnostic, None)
-        source = _capi.Source.wrap_buffer(session, bytecode)
-        if not inv.parse_source(source):
-            raise CompileError("IREE could not parse the module.", target, flags, diagnostics)
-        if not inv.execute():
-            raise CompileError("IREE failed to compile the module.", target, flags, diagnostics)
-        out = _capi.Output.open_membuffer()
-        try:
-            inv.output_vm_bytecode(out)
-            return bytes(out.map_memory())
-        except ValueError as e:
-            raise CompileError(f"IREE could not write the vmfb: {e}", target, flags, diagnostics) from None
-        finally:
-            out.close()
-    finally:
-        session.close()
+        script = save_reproducer(bytecode, flags, f"{what}; target {target}", died.stderr)
+        where = f"Reproduce with: sh {script} (the module and the exact iree-compile command)."
+    except OSError as e:
+        where = f"No reproducer saved: {e}."
+    return CompileError(f"{what}. {where}", target, flags, _crash_lines(died.stderr))
+
+
+def save_reproducer(bytecode: bytes, flags: Sequence[str], reason: str, stderr: str = "") -> str:
+    """Saves ``bytecode`` and the ``iree-compile`` command that compiles it with ``flags``
+    in a new folder under ``$HLO_MLIR_REPRO_DIR`` (else the temporary directory):
+    ``module.mlirbc``, ``module.mlir`` (its text, where it parses), ``stderr.txt`` and
+    ``reproduce.sh``. Returns the path of ``reproduce.sh``."""
+    from iree.compiler.tools import binaries
+
+    base = os.environ.get("HLO_MLIR_REPRO_DIR") or tempfile.gettempdir()
+    os.makedirs(base, exist_ok=True)
+    folder = tempfile.mkdtemp(prefix="hlo-mlir-crash-", dir=base)
+    module_path = os.path.join(folder, "module.mlirbc")
+    with open(module_path, "wb") as f:
+        f.write(bytecode)
+    try:
+        ctx = _context.get_context()
+        with ctx:
+            text = ir.Module.parse(bytecode, context=ctx).operation.get_asm(large_elements_limit=64)
+        with open(os.path.join(folder, "module.mlir"), "w") as f:
+            f.write(text)
+    except Exception:  # noqa: BLE001 - the bytecode is what reproduces; its text is a convenience
+        pass
+    with open(os.path.join(folder, "stderr.txt"), "w") as f:
+        f.write(stderr)
+    iree_compile = os.path.realpath(binaries.find_tool("iree-compile"))
+    command = [iree_compile, module_path, *flags, "-o", os.path.join(folder, "module.vmfb")]
+    script = os.path.join(folder, "reproduce.sh")
+    with open(script, "w") as f:
+        f.write(f"#!/bin/sh\n# hlo-mlir: {reason}\n# what it printed: stderr.txt; the module as text (large "
+                f"constants elided): module.mlir\n{shlex.join(command)}\n")
+    os.chmod(script, 0o755)
+    return script

@@ -62,9 +62,13 @@ def test_a_fast_wrong_answer_is_reported_wrong(monkeypatch):
 
 def test_compile_time_and_scaling_and_docs(results, tmp_path):
     ct = compile_time.run_compile_times(["tiny_add"], quick=True, progress=None)
-    row = ct["workloads"][0]
-    for part in ("pipeline", "iree", "cold", "cached", "xla"):
+    assert [r["name"] for r in ct["workloads"]] == [compile_time.SMALL_MODULE, "tiny_add"]
+    row = ct["workloads"][1]
+    for part in ("pipeline", "iree", "iree_in_process", "cold", "cached", "xla"):
         assert row[part]["wall"] > 0
+    isolation = ct["isolation"]  # the crash-proof compile's cost, in process vs isolated
+    assert isolation["isolated"] > 0 and isolation["in_process"] > 0 and isolation["worker_start"] > 0
+    assert "Crash-proof compile" in compile_time.summary_text(ct)
     assert row["cached_identical"] is True
     sc = pipeline_scaling.run_scaling([60, 180])
     assert [r["ops"] for r in sc["sizes"]][0] >= 60 and sc["sizes"][1]["ops"] > sc["sizes"][0]["ops"]

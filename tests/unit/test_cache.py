@@ -171,7 +171,8 @@ def _add_computation():
 def test_second_compile_is_served_from_the_cache(cache_dir, monkeypatch):
     iree_calls = []
     real = compiler._compile_bytecode
-    monkeypatch.setattr(compiler, "_compile_bytecode", lambda *a: iree_calls.append(1) or real(*a))
+    monkeypatch.setattr(compiler, "_compile_bytecode",
+                        lambda *a, **kw: iree_calls.append(1) or real(*a, **kw))
     first = hlo_mlir.compile(_add_computation(), "llvm-cpu")
     second = hlo_mlir.compile(_add_computation(), "llvm-cpu")  # rebuilt: equal module, new object
     assert len(iree_calls) == 1 and first == second
@@ -180,3 +181,108 @@ def test_second_compile_is_served_from_the_cache(cache_dir, monkeypatch):
     hlo_mlir.compile(_add_computation(), "llvm-cpu", flags=["--iree-opt-level=O1"])  # other flags: a miss
     hlo_mlir.compile(_add_computation(), "llvm-cpu", passes="O1")  # other passes: a miss
     assert len(iree_calls) == 3
+
+
+# --- issue 9: an entry is its own key's, the host CPU is in the key, a bad size is named ---------
+def _affine(scale: int):
+    from hlo_mlir import ConstantR0, Mul
+
+    b = XlaBuilder("cache_affine")
+    x = Parameter(b, 0, Shape.parse("f32[3]"))
+    return b.build(Add(Mul(x, ConstantR0(b, np.float32(scale))), ConstantR0(b, np.float32(1))))
+
+
+def test_entry_copied_under_another_key_is_not_served(cache_dir):
+    c = cache.CompileCache()
+    key_a, key_b = cache.compile_key(**BASE), cache.compile_key(**{**BASE, "passes": "O1"})
+    c.put(key_a, b"program a")
+    c.path(key_b).parent.mkdir(parents=True, exist_ok=True)
+    c.path(key_b).write_bytes(c.path(key_a).read_bytes())  # a well-formed entry, but a's
+    assert c.get(key_b) is None
+    assert not c.path(key_b).exists()  # removed: the next compile writes b's own
+    assert c.get(key_a) == b"program a"
+
+
+def test_compile_never_returns_another_programs_vmfb(cache_dir):
+    # The issue's reproducer: compile(x*2+1) returned the vmfb of x*3+1 copied under its key.
+    x = np.array([1, 2, 3], np.float32)
+    hlo_mlir.compile(_affine(3))
+    (three,) = cache.CompileCache().entries()
+    hlo_mlir.compile(_affine(2))
+    (two,) = [p for p in cache.CompileCache().entries() if p != three]
+    two.write_bytes(three.read_bytes())
+    out = hlo_mlir.runtime.load(hlo_mlir.compile(_affine(2))).main(x)
+    np.testing.assert_array_equal(out, x * 2 + 1)
+
+
+def test_key_holds_the_host_cpu_when_code_is_built_for_the_host(monkeypatch):
+    host = dict(BASE, flags=["--iree-llvmcpu-target-cpu=host"])
+    features = dict(BASE, flags=["--iree-llvmcpu-target-triple=x86_64-unknown-linux-gnu",
+                                 "--iree-llvmcpu-target-cpu=znver4",
+                                 "--iree-llvmcpu-target-cpu-features=host"])
+    no_triple = dict(BASE, flags=["--iree-llvmcpu-target-cpu=znver4"])
+    cross = dict(BASE, flags=["--iree-llvmcpu-target-triple=aarch64-unknown-linux-gnu",
+                              "--iree-llvmcpu-target-cpu=cortex-a78"])
+    before = {name: cache.compile_key(**args) for name, args in
+              dict(host=host, features=features, no_triple=no_triple, cross=cross).items()}
+    monkeypatch.setattr(cache, "host_cpu", lambda: "Linux;x86_64;vendor_id=AuthenticAMD;flags=avx2")
+    after = {name: cache.compile_key(**args) for name, args in
+             dict(host=host, features=features, no_triple=no_triple, cross=cross).items()}
+    assert before["host"] != after["host"]  # another machine: another entry
+    assert before["features"] != after["features"] and before["no_triple"] != after["no_triple"]
+    assert before["cross"] == after["cross"]  # fully specified cross-compilation: shareable
+    assert cache.compile_key(**dict(BASE, target="vulkan-spirv")) == cache.compile_key(
+        **dict(BASE, target="vulkan-spirv"))
+
+
+def test_compile_key_of_hlo_mlir_compile_holds_the_host_cpu(cache_dir, monkeypatch):
+    first = hlo_mlir.compile(_affine(4))  # TARGETS["llvm-cpu"] says --iree-llvmcpu-target-cpu=host
+    monkeypatch.setattr(cache, "host_cpu", lambda: "another machine")
+    calls = []
+    real = compiler._compile_bytecode
+    monkeypatch.setattr(compiler, "_compile_bytecode", lambda *a, **kw: calls.append(1) or real(*a, **kw))
+    assert hlo_mlir.compile(_affine(4)) == first
+    assert calls == [1]  # a miss: the entry of this machine's CPU is not served to another
+
+
+def test_host_cpu_names_architecture_identity_and_features():
+    import platform
+
+    text = cache.host_cpu()
+    assert text.startswith(f"{platform.system()};{platform.machine()};")
+    if os.path.exists("/proc/cpuinfo"):
+        cpuinfo = open("/proc/cpuinfo").read()
+        for field in ("vendor_id", "model", "flags", "Features", "CPU part"):
+            if f"\n{field}\t" in "\n" + cpuinfo or f"\n{field} " in "\n" + cpuinfo:
+                assert f"{field}=" in text, field
+    assert cache.host_cpu() is text  # resolved once per process
+
+
+def test_iree_host_cpu_fallback_names_llvms_cpu_and_features():
+    # Where /proc/cpuinfo is missing, IREE's own resolution of "host" is the identity.
+    text = cache._iree_host_cpu()
+    cpu, features = text.split(";")
+    assert cpu.startswith("cpu=") and len(cpu) > len("cpu=")
+    assert features.startswith("features=+") or features.startswith("features=-")
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("123", 123), ("500M", 500 << 20), ("2G", 2 << 30), ("2GiB", 2 << 30), ("64kb", 64 << 10), (" 7 ", 7),
+    ("", 2 << 30), ("0", 0),
+])
+def test_max_bytes_accepts_sizes(monkeypatch, value, expected):
+    monkeypatch.setenv("HLO_MLIR_CACHE_MAX_BYTES", value)
+    assert cache.CompileCache().max_bytes == expected
+
+
+@pytest.mark.parametrize("value", ["abc", "-5", "1.5G", "2 GB extra"])
+def test_bad_max_bytes_names_the_variable_and_value(cache_dir, monkeypatch, value):
+    from hlo_mlir.errors import InvalidArgumentError
+
+    monkeypatch.setenv("HLO_MLIR_CACHE_MAX_BYTES", value)
+    message = (rf"HLO_MLIR_CACHE_MAX_BYTES requires a size in bytes such as 2147483648, 500M or 2G; "
+               rf"got '{value}'\.")
+    with pytest.raises(InvalidArgumentError, match=message):
+        cache.default_cache()
+    with pytest.raises(InvalidArgumentError, match=message):
+        hlo_mlir.compile(_add_computation())
