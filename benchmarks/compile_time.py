@@ -112,7 +112,7 @@ def isolation_overhead(rounds: int = 15) -> dict:
 
     from iree.compiler.tools import binaries
 
-    from hlo_mlir import compile_worker, compiler
+    from hlo_mlir import compile_worker, compiler, context
     from hlo_mlir.errors import CompileError
 
     def rejected(isolate: bool) -> float:
@@ -126,7 +126,7 @@ def isolation_overhead(rounds: int = 15) -> dict:
     with _env(HLO_MLIR_CACHE="0"), tempfile.TemporaryDirectory() as folder:
         module = compiler.as_module(small_module())
         compiler.prepare(module, "llvm-cpu")
-        bytecode = compiler._bytecode(module)
+        bytecode = context.bytecode(module)
         flags = compiler.full_flags(module, "llvm-cpu", measure.EXTRA_FLAGS)
         path = os.path.join(folder, "module.mlirbc")
         with open(path, "wb") as f:

@@ -17,9 +17,9 @@ from typing import Sequence
 import numpy as np
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops._args import int_arg
 from dialect_ops.tuple_ops import tuple_
+from hlo_mlir import _emit
 from hlo_mlir.builder import XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape

@@ -11,24 +11,24 @@ it): :func:`set_replica_count` records it on a builder, and the ops then check t
 replica ids against it and spell "all replicas" as the explicit group ``[[0, ..., N-1]]``.
 
 IREE runs collectives only on CUDA/HIP with one process per device (docs/collectives.md);
-``emulate-replicas`` (pipelines/expanders/replica_emulation.py) turns an N-replica module
+``emulate-replicas`` (pipelines/legalizations/emulate_replicas.py) turns an N-replica module
 into a single-device one so that it runs, and is tested, on one CPU.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Callable, Sequence
 
 import numpy as np
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops.elementwise import Add
 from dialect_ops._args import int_arg, int_list, require_static
 from dialect_ops.tuple_ops import get_tuple_element, tuple_
+from hlo_mlir import _emit
 from hlo_mlir.builder import Parameter, XlaBuilder, XlaComputation, XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
+from hlo_mlir.ir_access import optional_int_attr
 from hlo_mlir.shape import ProgramShape, Shape
 from hlo_mlir.types import PrimitiveType
 
@@ -39,7 +39,7 @@ __all__ = ["set_replica_count", "replica_count",
            "AllToAll", "all_to_all", "all_to_all_rule",
            "ReduceScatter", "reduce_scatter", "reduce_scatter_rule",
            "CollectivePermute", "collective_permute", "collective_permute_rule",
-           "replica_groups_rule", "source_target_pairs_rule", "replica_groups_of", "channel_id_of"]
+           "replica_groups_rule", "source_target_pairs_rule"]
 
 Filler = Callable[[ir.Block], None]
 _U32 = Shape.scalar_shape(PrimitiveType.U32)
@@ -66,8 +66,7 @@ def replica_count(module_or_builder) -> int | None:
     """The ``mhlo.num_replicas`` attribute of a module (or a builder's or computation's
     module), or None when it is not set."""
     module = getattr(module_or_builder, "module", module_or_builder)
-    attributes = module.operation.attributes
-    return ir.IntegerAttr(attributes[_NUM_REPLICAS]).value if _NUM_REPLICAS in attributes else None
+    return optional_int_attr(module.operation, _NUM_REPLICAS)
 
 
 # --- replica groups and permutation pairs ----------------------------------------------------------
@@ -128,23 +127,6 @@ def source_target_pairs_rule(pairs, num_replicas: int | None = None,
         bound = f"[0, {num_replicas})" if num_replicas is not None else "non-negative ids"
         raise InvalidArgumentError(f"{op_name} requires replica ids in {bound}; got {bad[0]} in {pairs}.")
     return pairs
-
-
-def replica_groups_of(op) -> list[list[int]]:
-    """The ``replica_groups`` attribute of a collective op as lists (-1 padding dropped;
-    ``[]`` for the empty attribute, all replicas)."""
-    attr = ir.DenseIntElementsAttr(op.attributes["replica_groups"])
-    rows, width = (list(ir.RankedTensorType(attr.type).shape) + [0, 0])[:2]
-    flat = [int(attr[i]) for i in range(rows * width)]
-    return [[i for i in flat[r * width:(r + 1) * width] if i != -1] for r in range(rows)]
-
-
-def channel_id_of(op) -> int | None:
-    """The handle of a collective op's ``channel_handle`` (None without one or with handle 0)."""
-    if "channel_handle" not in op.attributes:
-        return None
-    handle = int(re.search(r"handle = (-?\d+)", str(op.attributes["channel_handle"])).group(1))
-    return handle if handle > 0 else None
 
 
 def _groups_attr(groups: Sequence[Sequence[int]]) -> ir.Attribute:

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 from iree.compiler import ir
 
-from dialect_ops import _emit
+from hlo_mlir import _emit
 from hlo_mlir import types as _types
 from hlo_mlir.builder import XlaBuilder, XlaOp
 from hlo_mlir.errors import DTypeError, InvalidArgumentError

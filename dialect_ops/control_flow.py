@@ -35,12 +35,13 @@ from typing import Callable, Sequence
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops._args import bind_form, int_list
 from dialect_ops.shape_ops import broadcast_in_dim
 from dialect_ops.tuple_ops import get_tuple_element, tuple_
+from hlo_mlir import _emit
 from hlo_mlir.builder import XlaBuilder, XlaComputation, XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
+from hlo_mlir.ir_access import int_attr
 from hlo_mlir.shape import ProgramShape, Shape
 from hlo_mlir.types import PrimitiveType
 
@@ -175,7 +176,7 @@ def _finish_region(block: ir.Block, leaves: Sequence[ir.Value], parameter: Shape
         for use in list(t.uses):
             user = use.owner
             if user.operation.name == "stablehlo.get_tuple_element":
-                user.results[0].replace_all_uses_with(elements[ir.IntegerAttr(user.attributes["index"]).value])
+                user.results[0].replace_all_uses_with(elements[int_attr(user, "index")])
                 user.operation.erase()
     ret = list(block.operations)[-1]
     (root,) = ret.operands

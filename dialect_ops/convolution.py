@@ -13,13 +13,11 @@ separately; ``batch_group_count`` does the same with the input batch and output 
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Sequence
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops.linalg import _precisions, _result_type
 from dialect_ops._args import int_arg, int_list
 from dialect_ops.windows import (
@@ -30,6 +28,7 @@ from dialect_ops.windows import (
     _padding_pairs,
     window_output_dims,
 )
+from hlo_mlir import _emit, ir_access
 from hlo_mlir.builder import XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape
@@ -40,23 +39,13 @@ __all__ = ["ConvolutionDimensionNumbers", "conv_dimension_numbers", "Conv", "Con
 
 
 @dataclass(frozen=True)
-class ConvolutionDimensionNumbers:
+class ConvolutionDimensionNumbers(ir_access.ConvDimensions):
     """Where the batch, feature and spatial dimensions of input, kernel and output are.
 
     Spatial dimension ``i`` of the input, the kernel and the output correspond. Build one
     with :meth:`default` (XLA's CreateDefaultConvDimensionNumbers) or from layout strings
     with :func:`conv_dimension_numbers` (``("NHWC", "HWIO", "NHWC")``).
     """
-
-    input_batch_dimension: int
-    input_feature_dimension: int
-    input_spatial_dimensions: tuple[int, ...]
-    kernel_input_feature_dimension: int
-    kernel_output_feature_dimension: int
-    kernel_spatial_dimensions: tuple[int, ...]
-    output_batch_dimension: int
-    output_feature_dimension: int
-    output_spatial_dimensions: tuple[int, ...]
 
     def __post_init__(self):
         for name in ("input_spatial_dimensions", "kernel_spatial_dimensions", "output_spatial_dimensions"):
@@ -88,19 +77,7 @@ class ConvolutionDimensionNumbers:
     @staticmethod
     def from_attribute(attr: ir.Attribute) -> "ConvolutionDimensionNumbers":
         """Reads a ``#stablehlo.conv<[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]>`` attribute."""
-        text = str(attr)
-        groups = re.fullmatch(r"#stablehlo\.conv<\[(.*)\]x\[(.*)\]->\[(.*)\]>", text.strip())
-        if groups is None:
-            raise InvalidArgumentError(f"ConvolutionDimensionNumbers requires a #stablehlo.conv attribute; "
-                                       f"got {text}.")
-        lhs, rhs, out = ([x.strip() for x in g.split(",")] if g.strip() else [] for g in groups.groups())
-
-        def spatial(items):
-            return tuple(items.index(str(i)) for i in range(len(items) - 2))
-
-        return ConvolutionDimensionNumbers(lhs.index("b"), lhs.index("f"), spatial(lhs), rhs.index("i"),
-                                           rhs.index("o"), spatial(rhs), out.index("b"), out.index("f"),
-                                           spatial(out))
+        return ConvolutionDimensionNumbers(**asdict(ir_access.convolution_dimension_numbers(attr)))
 
     def attribute_text(self) -> str:
         return ("#stablehlo.conv<raw "

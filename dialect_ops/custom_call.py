@@ -23,8 +23,8 @@ from typing import Callable, Sequence, Union
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops.tuple_ops import tuple_
+from hlo_mlir import _emit
 from hlo_mlir.builder import Parameter, XlaBuilder, XlaComputation, XlaOp, builder_of
 from hlo_mlir.errors import InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape

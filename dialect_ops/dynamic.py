@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops._args import int_arg, require_array
+from hlo_mlir import _emit
 from hlo_mlir.builder import XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape

@@ -3,20 +3,23 @@ Clamp, ConvertElementType, BitcastConvertType (spec: "Element-wise binary
 arithmetic operations", "Element-wise comparison operations", "Element-wise unary
 functions", Select, Clamp, ConvertElementType, BitcastConvertType).
 
-Each op is one table row; the factories below turn rows into builder functions.
-Binary ops follow XLA's broadcasting: same-rank operands broadcast degenerate
-(size-1) dimensions, a scalar broadcasts to any shape, and operands of different
-ranks need ``broadcast_dimensions`` mapping the lower rank into the higher one.
+Each unary, binary and comparison op is one table row: a module-level definition
+``Abs = _unary("Abs", "abs", <element types>, "<semantics>")`` whose factory records the
+row and returns the documented builder function, so type checkers, IDEs and ``help()``
+see every op. Binary ops and comparisons follow XLA's broadcasting
+(``dialect_ops.broadcasting``): same-rank operands broadcast degenerate (size-1)
+dimensions, a scalar broadcasts to any shape, and operands of different ranks need
+``broadcast_dimensions`` mapping the lower rank into the higher one.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Protocol, Sequence
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
-from dialect_ops.shape_ops import broadcast_in_dim
+from dialect_ops.broadcasting import broadcast_dynamic_dimensions, broadcast_operands, broadcast_rule
+from hlo_mlir import _emit
 from hlo_mlir import types as _types
 from hlo_mlir.builder import XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
@@ -34,6 +37,7 @@ def _is_signed(t): return t.is_signed_integer
 def _is_pred(t): return t.is_pred
 def _any_of(*checks: TypeCheck) -> TypeCheck: return lambda t: any(c(t) for c in checks)
 def _is_numeric(t): return t.is_integer or t.is_floating_point or t.is_complex
+def _is_f32_f64(t): return t in (PrimitiveType.F32, PrimitiveType.F64)
 
 
 _FLOAT_COMPLEX = _any_of(_is_float, _is_complex)
@@ -45,7 +49,8 @@ _ANY = lambda t: t.is_array_type  # noqa: E731
 _CLASS_NAMES = {_is_float: "floating-point", _FLOAT_COMPLEX: "floating-point or complex",
                 _INT_PRED: "integer or PRED", _is_int: "integer", _is_numeric: "numeric",
                 _SIGNED_FLOAT_COMPLEX: "signed integer, floating-point or complex",
-                _ANY: "array", _is_signed: "signed integer", _INT_FLOAT: "integer or floating-point"}
+                _ANY: "array", _is_signed: "signed integer", _INT_FLOAT: "integer or floating-point",
+                _is_f32_f64: "F32 or F64"}
 
 
 def _check_dtype(op_name: str, check: TypeCheck, shape: Shape, what: str = "an operand") -> None:
@@ -57,39 +62,63 @@ def _check_dtype(op_name: str, check: TypeCheck, shape: Shape, what: str = "an o
 
 
 # --- unary ----------------------------------------------------------------------------
-# name -> (stablehlo op, allowed element types, result element type rule)
-_SAME = None
-_UNARY: dict[str, tuple[str, TypeCheck, Callable[[PrimitiveType], PrimitiveType] | None]] = {
-    "Abs": ("stablehlo.abs", _SIGNED_FLOAT_COMPLEX,
-            lambda t: t.complex_component_type if t.is_complex else t),
-    "Neg": ("stablehlo.negate", _is_numeric, _SAME),
-    "Sign": ("stablehlo.sign", _SIGNED_FLOAT_COMPLEX, _SAME),
-    "Ceil": ("stablehlo.ceil", _is_float, _SAME),
-    "Floor": ("stablehlo.floor", _is_float, _SAME),
-    "Round": ("stablehlo.round_nearest_afz", _is_float, _SAME),
-    "RoundNearestEven": ("stablehlo.round_nearest_even", _is_float, _SAME),
-    "Cos": ("stablehlo.cosine", _FLOAT_COMPLEX, _SAME),
-    "Sin": ("stablehlo.sine", _FLOAT_COMPLEX, _SAME),
-    "Tan": ("stablehlo.tan", _FLOAT_COMPLEX, _SAME),
-    "Tanh": ("stablehlo.tanh", _FLOAT_COMPLEX, _SAME),
-    "Exp": ("stablehlo.exponential", _FLOAT_COMPLEX, _SAME),
-    "Expm1": ("stablehlo.exponential_minus_one", _FLOAT_COMPLEX, _SAME),
-    "Log": ("stablehlo.log", _FLOAT_COMPLEX, _SAME),
-    "Log1p": ("stablehlo.log_plus_one", _FLOAT_COMPLEX, _SAME),
-    "Logistic": ("stablehlo.logistic", _FLOAT_COMPLEX, _SAME),
-    "Sqrt": ("stablehlo.sqrt", _FLOAT_COMPLEX, _SAME),
-    "Rsqrt": ("stablehlo.rsqrt", _FLOAT_COMPLEX, _SAME),
-    "Cbrt": ("stablehlo.cbrt", _is_float, _SAME),
-    "Erf": ("chlo.erf", _is_float, _SAME),
-    "IsFinite": ("stablehlo.is_finite", _is_float, lambda t: PrimitiveType.PRED),
-    "Not": ("stablehlo.not", _INT_PRED, _SAME),
-    "PopulationCount": ("stablehlo.popcnt", _is_int, _SAME),
-    "Clz": ("stablehlo.count_leading_zeros", _is_int, _SAME),
-    "Real": ("stablehlo.real", _FLOAT_COMPLEX,
-             lambda t: t.complex_component_type if t.is_complex else t),
-    "Imag": ("stablehlo.imag", _FLOAT_COMPLEX,
-             lambda t: t.complex_component_type if t.is_complex else t),
-}
+class UnaryOp(Protocol):
+    """The signature of the unary op builder functions."""
+
+    def __call__(self, operand: XlaOp) -> XlaOp: ...
+
+
+ResultType = Callable[[PrimitiveType], PrimitiveType]
+# name -> (stablehlo op, allowed element types, result element type rule or None: the operand's)
+_UNARY: dict[str, tuple[str, TypeCheck, ResultType | None]] = {}
+
+
+def _unary(op_name: str, stablehlo: str, check: TypeCheck, semantics: str,
+           result: ResultType | None = None) -> UnaryOp:
+    """One table row: the builder function of unary op ``op_name``, documented by ``semantics``
+    (``stablehlo``: the op it emits, ``stablehlo.`` implied unless the name has a dialect)."""
+    stablehlo = stablehlo if "." in stablehlo else f"stablehlo.{stablehlo}"
+    _UNARY[op_name] = (stablehlo, check, result)
+
+    def op(operand: XlaOp) -> XlaOp:
+        b = builder_of(op_name, operand)
+        return b.emit(op_name, lambda: unary(op_name, operand.value))
+
+    op.__name__ = op.__qualname__ = op_name
+    op.__doc__ = f"Element-wise {semantics} (spec: Element-wise unary functions); lowers to {stablehlo}."
+    return op
+
+
+def _component(t: PrimitiveType) -> PrimitiveType: return t.complex_component_type if t.is_complex else t
+def _to_pred(t: PrimitiveType) -> PrimitiveType: return PrimitiveType.PRED
+
+
+Abs = _unary("Abs", "abs", _SIGNED_FLOAT_COMPLEX, "absolute value x -> |x| (complex: modulus)", _component)
+Neg = _unary("Neg", "negate", _is_numeric, "negation x -> -x")
+Sign = _unary("Sign", "sign", _SIGNED_FLOAT_COMPLEX, "sign x -> sgn(x): -1, 0 or 1 (NaN and -0 kept)")
+Ceil = _unary("Ceil", "ceil", _is_float, "ceiling x -> ceil(x)")
+Floor = _unary("Floor", "floor", _is_float, "floor x -> floor(x)")
+Round = _unary("Round", "round_nearest_afz", _is_float, "rounding, ties away from zero")
+RoundNearestEven = _unary("RoundNearestEven", "round_nearest_even", _is_float, "rounding, ties to even")
+Cos = _unary("Cos", "cosine", _FLOAT_COMPLEX, "cosine x -> cos(x)")
+Sin = _unary("Sin", "sine", _FLOAT_COMPLEX, "sine x -> sin(x)")
+Tan = _unary("Tan", "tan", _FLOAT_COMPLEX, "tangent x -> tan(x)")
+Tanh = _unary("Tanh", "tanh", _FLOAT_COMPLEX, "hyperbolic tangent x -> tanh(x)")
+Exp = _unary("Exp", "exponential", _FLOAT_COMPLEX, "natural exponential x -> e^x")
+Expm1 = _unary("Expm1", "exponential_minus_one", _FLOAT_COMPLEX, "x -> e^x - 1, accurate near zero")
+Log = _unary("Log", "log", _FLOAT_COMPLEX, "natural logarithm x -> ln(x)")
+Log1p = _unary("Log1p", "log_plus_one", _FLOAT_COMPLEX, "x -> ln(1 + x), accurate near zero")
+Logistic = _unary("Logistic", "logistic", _FLOAT_COMPLEX, "logistic function x -> 1 / (1 + e^-x)")
+Sqrt = _unary("Sqrt", "sqrt", _FLOAT_COMPLEX, "square root x -> sqrt(x)")
+Rsqrt = _unary("Rsqrt", "rsqrt", _FLOAT_COMPLEX, "reciprocal square root x -> 1 / sqrt(x)")
+Cbrt = _unary("Cbrt", "cbrt", _is_float, "cube root x -> cbrt(x)")
+Erf = _unary("Erf", "chlo.erf", _is_float, "error function x -> erf(x)")
+IsFinite = _unary("IsFinite", "is_finite", _is_float, "test x -> (x is not +-Inf or NaN) as PRED", _to_pred)
+Not = _unary("Not", "not", _INT_PRED, "logical (PRED) or bitwise (integer) not x -> !x")
+PopulationCount = _unary("PopulationCount", "popcnt", _is_int, "population count: the bits set in x")
+Clz = _unary("Clz", "count_leading_zeros", _is_int, "count of the leading zero bits of x")
+Real = _unary("Real", "real", _FLOAT_COMPLEX, "real part x -> real(x) (x itself when real)", _component)
+Imag = _unary("Imag", "imag", _FLOAT_COMPLEX, "imaginary part x -> imag(x) (0 when real)", _component)
 
 
 def unary_rule(op_name: str, operand: Shape) -> Shape:
@@ -105,112 +134,51 @@ def unary(op_name: str, operand: ir.Value) -> ir.Value:
     return _emit.create(_UNARY[op_name][0], [operand], [_emit.type_of(result)]).result
 
 
-def _make_unary(op_name: str):
-    def op(operand: XlaOp) -> XlaOp:
-        b = builder_of(op_name, operand)
-        return b.emit(op_name, lambda: unary(op_name, operand.value))
+# --- binary -----------------------------------------------------------------------------
+class BinaryOp(Protocol):
+    """The signature of the binary and comparison op builder functions."""
+
+    def __call__(self, lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp: ...
+
+
+# name -> (stablehlo op, allowed element types)
+_BINARY: dict[str, tuple[str, TypeCheck]] = {}
+
+
+def _binary(op_name: str, stablehlo: str, check: TypeCheck, semantics: str) -> BinaryOp:
+    """One table row: the builder function of binary op ``op_name`` (emits ``stablehlo.<stablehlo>``)."""
+    stablehlo = f"stablehlo.{stablehlo}"
+    _BINARY[op_name] = (stablehlo, check)
+
+    def op(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+        b = builder_of(op_name, lhs, rhs)
+        return b.emit(op_name, lambda: binary(op_name, lhs.value, rhs.value, broadcast_dimensions))
 
     op.__name__ = op.__qualname__ = op_name
-    op.__doc__ = f"Element-wise {op_name} (spec: Element-wise unary functions); lowers to {_UNARY[op_name][0]}."
+    op.__doc__ = (f"Element-wise {semantics}, with XLA broadcasting (spec: Element-wise binary arithmetic "
+                  f"operations); lowers to {stablehlo}.")
     return op
 
 
-# --- binary -----------------------------------------------------------------------------
-# name -> (stablehlo op, allowed element types)
-_BINARY: dict[str, tuple[str, TypeCheck]] = {
-    "Add": ("stablehlo.add", _ANY),
-    "Sub": ("stablehlo.subtract", _is_numeric),
-    "Mul": ("stablehlo.multiply", _ANY),
-    "Div": ("stablehlo.divide", _is_numeric),
-    "Rem": ("stablehlo.remainder", _INT_FLOAT),
-    "Max": ("stablehlo.maximum", _ANY),
-    "Min": ("stablehlo.minimum", _ANY),
-    "Pow": ("stablehlo.power", _is_numeric),
-    "Atan2": ("stablehlo.atan2", _FLOAT_COMPLEX),
-    "And": ("stablehlo.and", _INT_PRED),
-    "Or": ("stablehlo.or", _INT_PRED),
-    "Xor": ("stablehlo.xor", _INT_PRED),
-    "ShiftLeft": ("stablehlo.shift_left", _is_int),
-    "ShiftRightArithmetic": ("stablehlo.shift_right_arithmetic", _is_int),
-    "ShiftRightLogical": ("stablehlo.shift_right_logical", _is_int),
-    "Complex": ("stablehlo.complex", lambda t: t in (PrimitiveType.F32, PrimitiveType.F64)),
-}
-_CLASS_NAMES[_BINARY["Complex"][1]] = "F32 or F64"
-
-
-def broadcast_rule(op_name: str, lhs: Shape, rhs: Shape,
-                   broadcast_dimensions: Sequence[int] = ()) -> tuple[int, ...]:
-    """The dimensions both operands of a binary op broadcast to (XLA's rules).
-
-    - same rank: sizes must match or one must be 1 (degenerate broadcast);
-      ``broadcast_dimensions`` must be empty or the identity;
-    - a scalar operand broadcasts to the other's shape;
-    - different ranks: ``broadcast_dimensions`` maps each dimension of the
-      lower-rank operand, in increasing order, to a dimension of the higher-rank one.
-    """
-    for name, s in (("lhs", lhs), ("rhs", rhs)):
-        if not s.is_array:
-            raise ShapeError(f"{op_name} requires array operands; got {s} for {name}.")
-    dims = list(broadcast_dimensions)
-    if lhs.rank == rhs.rank:
-        if dims and dims != list(range(lhs.rank)):
-            raise InvalidArgumentError(
-                f"{op_name} requires broadcast_dimensions to be empty or the identity for operands "
-                f"of equal rank; got {dims} for {lhs} and {rhs}.")
-        return _degenerate(op_name, lhs, rhs, lhs.dimensions, rhs.dimensions)
-    if (lhs.rank == 0 or rhs.rank == 0) and not dims:
-        return (lhs if rhs.rank == 0 else rhs).dimensions
-    small, large = (lhs, rhs) if lhs.rank < rhs.rank else (rhs, lhs)
-    if not dims:
-        raise ShapeError(
-            f"{op_name} requires broadcast_dimensions for operands of different rank; got {lhs} and "
-            f"{rhs}. Pass broadcast_dimensions mapping the {small.rank} dimensions of {small} "
-            f"into {large}.")
-    if len(dims) != small.rank:
-        raise InvalidArgumentError(
-            f"{op_name} requires one broadcast dimension per dimension of the lower-rank operand "
-            f"{small}; got {dims}.")
-    for i, d in enumerate(dims):
-        if not 0 <= d < large.rank:
-            raise InvalidArgumentError(
-                f"{op_name} requires broadcast_dimensions in [0, {large.rank}); got {dims} for {large}.")
-        if i and d <= dims[i - 1]:
-            raise InvalidArgumentError(
-                f"{op_name} requires strictly increasing broadcast_dimensions; got {dims}.")
-    expanded = [1] * large.rank
-    for i, d in enumerate(dims):
-        expanded[d] = small.dimensions[i]
-    if small is lhs:
-        return _degenerate(op_name, lhs, rhs, expanded, large.dimensions)
-    return _degenerate(op_name, lhs, rhs, large.dimensions, expanded)
-
-
-def _degenerate(op_name, lhs: Shape, rhs: Shape, ldims, rdims) -> tuple[int, ...]:
-    out = []
-    for i, (a, b) in enumerate(zip(ldims, rdims)):
-        if a != b and a != 1 and b != 1:
-            raise ShapeError(
-                f"{op_name} requires compatible operand shapes; got {lhs} and {rhs} "
-                f"(dimension {i}: {a} vs {b}).")
-        out.append(b if a == 1 else a)
-    return tuple(out)
-
-
-def broadcast_dynamic_dimensions(lhs: Shape, rhs: Shape, rank: int,
-                                 broadcast_dimensions: Sequence[int] = ()) -> list[bool]:
-    """Which result dimensions of a broadcasting binary op are (bounded) dynamic: those
-    that a dynamic dimension of either operand maps to (XLA keeps the dynamic flag)."""
-    flags = [False] * rank
-    for shape in (lhs, rhs):
-        if shape.rank == rank:
-            targets = range(rank)
-        elif shape.rank == 0:
-            targets = []
-        else:
-            targets = broadcast_dimensions
-        for d, target in zip(range(shape.rank), targets):
-            flags[target] = flags[target] or shape.dynamic_dimensions[d]
-    return flags
+Add = _binary("Add", "add", _ANY, "addition lhs + rhs")
+Sub = _binary("Sub", "subtract", _is_numeric, "subtraction lhs - rhs")
+Mul = _binary("Mul", "multiply", _ANY, "multiplication lhs * rhs")
+Div = _binary("Div", "divide", _is_numeric, "division lhs / rhs (integers round toward zero)")
+Rem = _binary("Rem", "remainder", _INT_FLOAT, "remainder of lhs / rhs, with the sign of the dividend")
+Max = _binary("Max", "maximum", _ANY, "maximum max(lhs, rhs)")
+Min = _binary("Min", "minimum", _ANY, "minimum min(lhs, rhs)")
+Pow = _binary("Pow", "power", _is_numeric, "power lhs ** rhs")
+Atan2 = _binary("Atan2", "atan2", _FLOAT_COMPLEX, "two-argument arctangent atan2(lhs, rhs)")
+And = _binary("And", "and", _INT_PRED, "logical (PRED) or bitwise (integer) AND")
+Or = _binary("Or", "or", _INT_PRED, "logical (PRED) or bitwise (integer) OR")
+Xor = _binary("Xor", "xor", _INT_PRED, "logical (PRED) or bitwise (integer) XOR")
+ShiftLeft = _binary("ShiftLeft", "shift_left", _is_int, "left shift lhs << rhs")
+ShiftRightArithmetic = _binary("ShiftRightArithmetic", "shift_right_arithmetic", _is_int,
+                               "arithmetic (sign-filling) right shift lhs >> rhs")
+ShiftRightLogical = _binary("ShiftRightLogical", "shift_right_logical", _is_int,
+                            "logical (zero-filling) right shift lhs >> rhs")
+Complex = _binary("Complex", "complex", _is_f32_f64, "complex number lhs + i*rhs from its two parts")
+LogicalAnd, LogicalOr, LogicalNot = And, Or, Not
 
 
 def binary_rule(op_name: str, lhs: Shape, rhs: Shape, broadcast_dimensions: Sequence[int] = ()) -> Shape:
@@ -221,7 +189,8 @@ def binary_rule(op_name: str, lhs: Shape, rhs: Shape, broadcast_dimensions: Sequ
     et = lhs.element_type
     if op_name == "Complex":
         et = PrimitiveType.C64 if et is PrimitiveType.F32 else PrimitiveType.C128
-    return Shape.array_shape(et, dims, broadcast_dynamic_dimensions(lhs, rhs, len(dims), broadcast_dimensions))
+    dynamic = broadcast_dynamic_dimensions(lhs, rhs, len(dims), broadcast_dimensions)
+    return Shape.array_shape(et, dims, dynamic)
 
 
 def _check_same_type(op_name: str, lhs: Shape, rhs: Shape) -> None:
@@ -229,45 +198,16 @@ def _check_same_type(op_name: str, lhs: Shape, rhs: Shape) -> None:
         raise DTypeError(f"{op_name} requires operands of the same element type; got {lhs} and {rhs}.")
 
 
-def _broadcast_operands(lhs: ir.Value, rhs: ir.Value, out_dims: Sequence[int],
-                        broadcast_dimensions: Sequence[int]) -> tuple[ir.Value, ir.Value]:
-    """Broadcasts either operand whose shape differs from ``out_dims``."""
-    ls, rs = _emit.shape_of(lhs), _emit.shape_of(rhs)
-    result = []
-    for value, shape, other in ((lhs, ls, rs), (rhs, rs, ls)):
-        if shape.dimensions == tuple(out_dims):
-            result.append(value)
-            continue
-        if shape.rank == len(out_dims):
-            dims = list(range(shape.rank))
-        elif shape.rank == 0:
-            dims = []
-        else:
-            dims = list(broadcast_dimensions)
-        result.append(broadcast_in_dim(value, out_dims, dims))
-    return result[0], result[1]
-
-
 def binary(op_name: str, lhs: ir.Value, rhs: ir.Value, broadcast_dimensions: Sequence[int] = ()) -> ir.Value:
     """Emits binary element-wise op ``op_name`` with XLA broadcasting."""
     result = binary_rule(op_name, _emit.shape_of(lhs), _emit.shape_of(rhs), broadcast_dimensions)
-    lhs, rhs = _broadcast_operands(lhs, rhs, result.dimensions, broadcast_dimensions)
+    lhs, rhs = broadcast_operands(lhs, rhs, result.dimensions, broadcast_dimensions)
     return _emit.create(_BINARY[op_name][0], [lhs, rhs], [_emit.type_of(result)]).result
 
 
-def _make_binary(op_name: str):
-    def op(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
-        b = builder_of(op_name, lhs, rhs)
-        return b.emit(op_name, lambda: binary(op_name, lhs.value, rhs.value, broadcast_dimensions))
-
-    op.__name__ = op.__qualname__ = op_name
-    op.__doc__ = (f"Element-wise {op_name} with XLA broadcasting (spec: Element-wise binary "
-                  f"arithmetic operations); lowers to {_BINARY[op_name][0]}.")
-    return op
-
-
 # --- comparisons ------------------------------------------------------------------------
-_DIRECTIONS = ("EQ", "NE", "GE", "GT", "LE", "LT")
+_SYMBOLS = {"EQ": "==", "NE": "!=", "GE": ">=", "GT": ">", "LE": "<=", "LT": "<"}
+_DIRECTIONS = tuple(_SYMBOLS)
 _COMPARE_TYPES = ("FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED")
 
 
@@ -302,7 +242,7 @@ def compare(lhs: ir.Value, rhs: ir.Value, direction: str, compare_type: str | No
     lshape = _emit.shape_of(lhs)
     result = compare_rule(op_name, lshape, _emit.shape_of(rhs), direction, compare_type,
                           broadcast_dimensions)
-    lhs, rhs = _broadcast_operands(lhs, rhs, result.dimensions, broadcast_dimensions)
+    lhs, rhs = broadcast_operands(lhs, rhs, result.dimensions, broadcast_dimensions)
     ctype = compare_type or _default_compare_type(lshape.element_type)
     attrs = {"comparison_direction": _emit.parse_attr(f"#stablehlo<comparison_direction {direction}>"),
              "compare_type": _emit.parse_attr(f"#stablehlo<comparison_type {ctype}>")}
@@ -311,13 +251,16 @@ def compare(lhs: ir.Value, rhs: ir.Value, direction: str, compare_type: str | No
 
 def Compare(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = (), direction: str = "EQ",
             compare_type: str | None = None) -> XlaOp:
-    """Element-wise comparison with an explicit direction and comparison type."""
+    """Element-wise ``lhs <direction> rhs`` as PRED, ``direction`` one of EQ, NE, GE, GT, LE, LT and
+    ``compare_type`` FLOAT, TOTALORDER, SIGNED or UNSIGNED (default: by element type), with XLA
+    broadcasting (spec: Element-wise comparison operations)."""
     b = builder_of("Compare", lhs, rhs)
     return b.emit("Compare", lambda: compare(lhs.value, rhs.value, direction.upper(), compare_type,
                                              broadcast_dimensions))
 
 
-def _make_compare(op_name: str, direction: str, total_order: bool):
+def _compare(op_name: str, direction: str, total_order: bool = False) -> BinaryOp:
+    """One table row: the builder function of comparison ``op_name`` (``direction``: EQ, NE, ...)."""
     def op(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
         b = builder_of(op_name, lhs, rhs)
         return b.emit(op_name, lambda: compare(
@@ -326,9 +269,18 @@ def _make_compare(op_name: str, direction: str, total_order: bool):
 
     op.__name__ = op.__qualname__ = op_name
     order = (" under the total order -NaN < -Inf < -Finite < -0 < +0 < +Finite < +Inf < +NaN"
-             if total_order else "")
-    op.__doc__ = f"Element-wise {direction} comparison{order} (spec: Element-wise comparison operations)."
+             if total_order else " (IEEE 754 for floats)")
+    op.__doc__ = (f"Element-wise lhs {_SYMBOLS[direction]} rhs as PRED{order}, with XLA broadcasting "
+                  f"(spec: Element-wise comparison operations).")
     return op
+
+
+Eq, EqTotalOrder = _compare("Eq", "EQ"), _compare("EqTotalOrder", "EQ", total_order=True)
+Ne, NeTotalOrder = _compare("Ne", "NE"), _compare("NeTotalOrder", "NE", total_order=True)
+Ge, GeTotalOrder = _compare("Ge", "GE"), _compare("GeTotalOrder", "GE", total_order=True)
+Gt, GtTotalOrder = _compare("Gt", "GT"), _compare("GtTotalOrder", "GT", total_order=True)
+Le, LeTotalOrder = _compare("Le", "LE"), _compare("LeTotalOrder", "LE", total_order=True)
+Lt, LtTotalOrder = _compare("Lt", "LT"), _compare("LtTotalOrder", "LT", total_order=True)
 
 
 # --- select, clamp --------------------------------------------------------------------
@@ -340,7 +292,8 @@ def select_rule(pred: Shape, on_true: Shape, on_false: Shape) -> Shape:
     if pred.element_type is not PrimitiveType.PRED:
         raise DTypeError(f"Select requires a PRED predicate; got {pred}.")
     if not on_true.compatible(on_false):
-        raise ShapeError(f"Select requires on_true and on_false of the same shape; got {on_true} and {on_false}.")
+        raise ShapeError(f"Select requires on_true and on_false of the same shape; "
+                         f"got {on_true} and {on_false}.")
     if pred.rank and pred.dimensions != on_true.dimensions:
         raise ShapeError(f"Select requires a scalar predicate or one of the branches' dimensions; "
                          f"got {pred} for branches {on_true}.")
@@ -418,6 +371,9 @@ def bitcast_convert_rule(operand: Shape, new_element_type) -> Shape:
         raise DTypeError(f"BitcastConvertType requires an array element type; got {et.name}.")
     if PrimitiveType.PRED in (et, operand.element_type) and et != operand.element_type:
         raise DTypeError(f"BitcastConvertType does not convert to or from PRED; got {operand} to {et.value}.")
+    if et.is_complex != operand.element_type.is_complex:  # StableHLO bitcast_convert (C2)
+        raise DTypeError(f"BitcastConvertType requires complex operand and result element types together "
+                         f"(or neither); got {operand} to {et.value}.")
     src, dst = operand.element_type.bit_width, et.bit_width
     if src == dst:
         return operand.with_element_type(et)
@@ -442,20 +398,20 @@ def BitcastConvertType(operand: XlaOp, new_element_type) -> XlaOp:
     return b.emit("BitcastConvertType", lambda: bitcast_convert(operand.value, new_element_type))
 
 
-# --- the public table --------------------------------------------------------------------
-_ops = {name: _make_unary(name) for name in _UNARY}
-_ops.update({name: _make_binary(name) for name in _BINARY})
-for _direction in _DIRECTIONS:
-    _name = _direction.capitalize()
-    _ops[_name] = _make_compare(_name, _direction, False)
-    _ops[_name + "TotalOrder"] = _make_compare(_name + "TotalOrder", _direction, True)
-globals().update(_ops)
-LogicalAnd, LogicalOr, LogicalNot = _ops["And"], _ops["Or"], _ops["Not"]
-
-__all__ = sorted(_ops) + [
-    "LogicalAnd", "LogicalOr", "LogicalNot", "Compare", "Select", "Clamp",
-    "ConvertElementType", "BitcastConvertType",
+__all__ = [
+    # unary (spec: Element-wise unary functions)
+    "Abs", "Neg", "Sign", "Ceil", "Floor", "Round", "RoundNearestEven", "Cos", "Sin", "Tan", "Tanh", "Exp",
+    "Expm1", "Log", "Log1p", "Logistic", "Sqrt", "Rsqrt", "Cbrt", "Erf", "IsFinite", "Not", "PopulationCount",
+    "Clz", "Real", "Imag", "LogicalNot",
+    # binary (spec: Element-wise binary arithmetic operations)
+    "Add", "Sub", "Mul", "Div", "Rem", "Max", "Min", "Pow", "Atan2", "And", "Or", "Xor", "ShiftLeft",
+    "ShiftRightArithmetic", "ShiftRightLogical", "Complex", "LogicalAnd", "LogicalOr",
+    # comparisons (spec: Element-wise comparison operations)
+    "Compare", "Eq", "Ne", "Ge", "Gt", "Le", "Lt",
+    "EqTotalOrder", "NeTotalOrder", "GeTotalOrder", "GtTotalOrder", "LeTotalOrder", "LtTotalOrder",
+    "Select", "Clamp", "ConvertElementType", "BitcastConvertType",
+    # emit steps and shape rules, for passes
     "unary", "binary", "compare", "select", "clamp", "convert", "bitcast_convert",
-    "unary_rule", "binary_rule", "broadcast_rule", "broadcast_dynamic_dimensions", "compare_rule", "select_rule", "clamp_rule",
-    "convert_rule", "bitcast_convert_rule",
+    "unary_rule", "binary_rule", "broadcast_rule", "broadcast_dynamic_dimensions", "compare_rule",
+    "select_rule", "clamp_rule", "convert_rule", "bitcast_convert_rule",
 ]

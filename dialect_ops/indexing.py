@@ -18,17 +18,16 @@ The pinned IREE reads and writes out of bounds on some of these forms; the expan
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, fields
-from typing import Callable, Sequence
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Callable, Sequence
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops._args import int_arg, int_list, require_static
 from dialect_ops.shape_ops import reshape
 from dialect_ops.slicing import slice_
-from dialect_ops.tuple_ops import tuple_
+from dialect_ops.tuple_ops import inline_untupled, tuple_
+from hlo_mlir import _emit, ir_access
 from hlo_mlir.builder import XlaComputation, XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
 from hlo_mlir.shape import ProgramShape, Shape
@@ -98,7 +97,7 @@ def _start_index_values(op_name: str, start_indices) -> list[XlaOp]:
 def DynamicSlice(operand: XlaOp, start_indices, slice_sizes: Sequence[int]) -> XlaOp:
     """The ``slice_sizes`` sub-array at run-time ``start_indices`` (one scalar per dimension),
     each start clamped into ``[0, dim - size]`` so that the slice lies inside the operand
-    (spec: DynamicSlice)."""
+    (spec: DynamicSlice). Of a rank-0 operand: the operand itself."""
     indices = _start_index_values("DynamicSlice", start_indices)
     b = builder_of("DynamicSlice", operand, *indices)
     return b.emit("DynamicSlice", lambda: dynamic_slice(operand.value, [i.value for i in indices],
@@ -117,8 +116,11 @@ def dynamic_slice_rule(operand: Shape, start_indices: Sequence[Shape], slice_siz
 
 def dynamic_slice(operand: ir.Value, start_indices: Sequence[ir.Value],
                   slice_sizes: Sequence[int]) -> ir.Value:
-    """Emits ``stablehlo.dynamic_slice`` (whose start indices clamp like XLA's)."""
+    """Emits ``stablehlo.dynamic_slice`` (whose start indices clamp like XLA's). A rank-0
+    slice is its operand: no op (its printed form ``%x, , sizes = []`` does not parse back)."""
     result = dynamic_slice_rule(_emit.shape_of(operand), _emit.shapes_of(start_indices), slice_sizes)
+    if result.rank == 0:
+        return operand
     return _emit.create("stablehlo.dynamic_slice", [operand, *start_indices], [_emit.type_of(result)],
                         {"slice_sizes": _emit.i64_array(slice_sizes)}).result
 
@@ -127,7 +129,7 @@ def dynamic_slice(operand: ir.Value, start_indices: Sequence[ir.Value],
 def DynamicUpdateSlice(operand: XlaOp, update: XlaOp, start_indices) -> XlaOp:
     """``operand`` with ``update`` written at run-time ``start_indices``, each clamped into
     ``[0, dim - update_dim]`` so that the update lies inside the operand (spec:
-    DynamicUpdateSlice)."""
+    DynamicUpdateSlice). Of a rank-0 operand: the update itself."""
     indices = _start_index_values("DynamicUpdateSlice", start_indices)
     b = builder_of("DynamicUpdateSlice", operand, update, *indices)
     return b.emit("DynamicUpdateSlice", lambda: dynamic_update_slice(
@@ -148,19 +150,23 @@ def dynamic_update_slice_rule(operand: Shape, update: Shape, start_indices: Sequ
 
 
 def dynamic_update_slice(operand: ir.Value, update: ir.Value, start_indices: Sequence[ir.Value]) -> ir.Value:
-    """Emits ``stablehlo.dynamic_update_slice``."""
+    """Emits ``stablehlo.dynamic_update_slice``; a rank-0 update is the result itself (no op)."""
     result = dynamic_update_slice_rule(_emit.shape_of(operand), _emit.shape_of(update),
                                        _emit.shapes_of(start_indices))
+    if result.rank == 0:
+        return update
     return _emit.create("stablehlo.dynamic_update_slice", [operand, update, *start_indices],
                         [_emit.type_of(result)]).result
 
 
 # --- dimension numbers ------------------------------------------------------------------------
 class _DimensionNumbers:
-    """Shared by the two dimension-number records: int-tuple fields, the attribute text
-    ``#stablehlo.<kind><field = [...], ...>`` and parsing it back (for passes)."""
+    """Shared by the two dimension-number records (their fields are those of the records
+    ``hlo_mlir.ir_access`` reads): argument checks, the attribute text
+    ``#stablehlo.<kind><field = [...], ...>`` and reading it back (for passes)."""
 
     _KIND = ""
+    _READ: Callable[[ir.Attribute], Any]  # the ir_access reader of the attribute
     _SCALARS: tuple[str, ...] = ("index_vector_dim",)
 
     def __post_init__(self):
@@ -182,16 +188,14 @@ class _DimensionNumbers:
     @classmethod
     def from_attribute(cls, attr: ir.Attribute):
         """The dimension numbers of a ``#stablehlo.gather``/``#stablehlo.scatter`` attribute."""
-        values = {name: [int(v) for v in re.findall(r"-?\d+", text)]
-                  for name, text in re.findall(r"(\w+) = (\[[^\]]*\]|-?\d+)", str(attr))}
-        return cls(**{name: v[0] if name in cls._SCALARS else v for name, v in values.items()})
+        return cls(**asdict(cls._READ(attr)))
 
     def __str__(self) -> str:
         return self.attribute_text()
 
 
 @dataclass(frozen=True)
-class GatherDimensionNumbers(_DimensionNumbers):
+class GatherDimensionNumbers(_DimensionNumbers, ir_access.GatherDimensions):
     """Gather's dimension numbers (XLA's GatherDimensionNumbers proto).
 
     ``offset_dims``: result dimensions that index into the slice; ``collapsed_slice_dims``:
@@ -201,18 +205,12 @@ class GatherDimensionNumbers(_DimensionNumbers):
     ``operand_batching_dims`` / ``start_indices_batching_dims``: paired batch dimensions.
     """
 
-    offset_dims: tuple[int, ...] = ()
-    collapsed_slice_dims: tuple[int, ...] = ()
-    start_index_map: tuple[int, ...] = ()
-    index_vector_dim: int = 0
-    operand_batching_dims: tuple[int, ...] = ()
-    start_indices_batching_dims: tuple[int, ...] = ()
-
     _KIND = "gather"
+    _READ = staticmethod(ir_access.gather_dimension_numbers)
 
 
 @dataclass(frozen=True)
-class ScatterDimensionNumbers(_DimensionNumbers):
+class ScatterDimensionNumbers(_DimensionNumbers, ir_access.ScatterDimensions):
     """Scatter's dimension numbers (XLA's ScatterDimensionNumbers proto).
 
     ``update_window_dims``: dimensions of ``updates`` that index into the window;
@@ -222,14 +220,8 @@ class ScatterDimensionNumbers(_DimensionNumbers):
     ``scatter_indices_batching_dims``: paired batch dimensions.
     """
 
-    update_window_dims: tuple[int, ...] = ()
-    inserted_window_dims: tuple[int, ...] = ()
-    scatter_dims_to_operand_dims: tuple[int, ...] = ()
-    index_vector_dim: int = 0
-    input_batching_dims: tuple[int, ...] = ()
-    scatter_indices_batching_dims: tuple[int, ...] = ()
-
     _KIND = "scatter"
+    _READ = staticmethod(ir_access.scatter_dimension_numbers)
 
 
 def _dnums(op_name: str, cls, value):
@@ -358,7 +350,7 @@ def Scatter(operands, scatter_indices: XlaOp, updates, update_computation: XlaCo
 
     def emit():
         results = scatter([x.value for x in operands], scatter_indices.value, [u.value for u in updates],
-                          dimension_numbers, lambda block: b.inline_computation(update_computation, block, untuple=True),
+                          dimension_numbers, lambda block: inline_untupled(b, update_computation, block),
                           indices_are_sorted, unique_indices, update_computation.program_shape())
         return tuple_(results) if variadic else results[0]
 

@@ -15,8 +15,8 @@ from typing import ClassVar
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops._args import int_list
+from hlo_mlir import _emit, ir_access
 from hlo_mlir import types as _types
 from hlo_mlir.builder import XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
@@ -75,17 +75,12 @@ def _precisions(op_name: str, precision_config) -> tuple[Precision, ...]:
 
 
 @dataclass(frozen=True)
-class DotDimensionNumbers:
+class DotDimensionNumbers(ir_access.DotDimensions):
     """Which dimensions DotGeneral contracts and which it treats as batch dimensions.
 
     JAX's form ``((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))`` converts
     with :meth:`of`.
     """
-
-    lhs_contracting_dimensions: tuple[int, ...] = ()
-    rhs_contracting_dimensions: tuple[int, ...] = ()
-    lhs_batch_dimensions: tuple[int, ...] = ()
-    rhs_batch_dimensions: tuple[int, ...] = ()
 
     def __post_init__(self):
         for name in ("lhs_contracting_dimensions", "rhs_contracting_dimensions",

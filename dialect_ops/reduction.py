@@ -13,9 +13,9 @@ from typing import Callable, Sequence
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops._args import bind_form, dimension_list, int_arg, same_dimensions
-from dialect_ops.tuple_ops import tuple_
+from dialect_ops.tuple_ops import inline_untupled, tuple_
+from hlo_mlir import _emit
 from hlo_mlir.builder import XlaBuilder, XlaComputation, XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
 from hlo_mlir.shape import ProgramShape, Shape
@@ -65,7 +65,7 @@ def _reduce(b: XlaBuilder, operands: list[XlaOp], init_values: list[XlaOp], comp
             raise InvalidArgumentError(
                 f"Reduce requires an XlaComputation reducer; got {type(computation).__name__}.")
         results = reduce([x.value for x in operands], [x.value for x in init_values], dimensions,
-                         lambda block: b.inline_computation(computation, block, untuple=True), computation.program_shape())
+                         lambda block: inline_untupled(b, computation, block), computation.program_shape())
         return results[0] if len(results) == 1 else tuple_(results)
 
     return b.emit("Reduce", emit)

@@ -16,10 +16,10 @@ import enum
 import numpy as np
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops.constant import constant
 from dialect_ops.elementwise import compare, convert
 from dialect_ops.tuple_ops import tuple_
+from hlo_mlir import _emit
 from hlo_mlir.builder import XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape

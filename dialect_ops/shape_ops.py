@@ -13,7 +13,7 @@ from typing import Sequence
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
+from hlo_mlir import _emit
 from hlo_mlir.builder import XlaBuilder, XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape

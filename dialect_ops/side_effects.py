@@ -24,9 +24,9 @@ from typing import Sequence
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops._args import int_arg
 from dialect_ops.tuple_ops import get_tuple_element, tuple_
+from hlo_mlir import _emit
 from hlo_mlir.builder import XlaBuilder, XlaOp, builder_of
 from hlo_mlir.errors import InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape

@@ -13,8 +13,8 @@ from typing import Sequence, Union
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops._args import int_arg, int_list, require_static
+from hlo_mlir import _emit
 from hlo_mlir.builder import XlaBuilder, XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape

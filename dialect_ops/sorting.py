@@ -20,13 +20,13 @@ from typing import Callable, Sequence
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops.elementwise import And, Compare, Select, binary, compare
 from dialect_ops._args import int_arg, same_dimensions
 from dialect_ops.side_effects import optimization_barrier
 from dialect_ops.shape_ops import iota
 from dialect_ops.slicing import slice_
 from dialect_ops.tuple_ops import tuple_
+from hlo_mlir import _emit
 from hlo_mlir import types as _types
 from hlo_mlir.builder import Parameter, XlaBuilder, XlaComputation, XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError

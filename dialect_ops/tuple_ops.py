@@ -11,9 +11,9 @@ from typing import Sequence
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops._args import int_arg
-from hlo_mlir.builder import XlaBuilder, XlaOp, builder_of
+from hlo_mlir import _emit
+from hlo_mlir.builder import XlaBuilder, XlaComputation, XlaOp, builder_of
 from hlo_mlir.errors import InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape
 
@@ -69,3 +69,27 @@ def get_tuple_element(tuple_data: ir.Value, index: int) -> ir.Value:
     result = get_tuple_element_rule(_emit.shape_of(tuple_data), index)
     return _emit.create("stablehlo.get_tuple_element", [tuple_data], [_emit.type_of(result)],
                         {"index": _emit.parse_attr(f"{int(index)} : i32")}).result
+
+
+def inline_untupled(builder: XlaBuilder, computation: XlaComputation, block: ir.Block) -> None:
+    """``builder.inline_computation(computation, block)``, a tuple-shaped result returned as
+    its N elements (reducers, scatter combiners and comparators return several scalars that
+    way)."""
+    builder.inline_computation(computation, block)
+    ret = list(block.operations)[-1]
+    operands = list(ret.operands)
+    if len(operands) != 1 or not isinstance(operands[0].type, ir.TupleType):
+        return
+    tuple_value = operands[0]
+    owner = tuple_value.owner
+    built_here = isinstance(owner, (ir.Operation, ir.OpView)) and owner.operation.name == "stablehlo.tuple"
+    with ir.InsertionPoint(ret), ret.location:
+        if built_here:
+            elements = list(owner.operands)
+        else:
+            count = ir.TupleType(tuple_value.type).num_types
+            elements = [get_tuple_element(tuple_value, i) for i in range(count)]
+        _emit.region_return(elements)
+    ret.erase()
+    if built_here and not list(tuple_value.uses):
+        owner.erase()

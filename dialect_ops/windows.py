@@ -23,10 +23,10 @@ from typing import Callable, Sequence, Union
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops.reduction import reduce_rule
 from dialect_ops._args import bind_form, int_list
-from dialect_ops.tuple_ops import tuple_
+from dialect_ops.tuple_ops import inline_untupled, tuple_
+from hlo_mlir import _emit
 from hlo_mlir.builder import XlaBuilder, XlaComputation, XlaOp, builder_of
 from hlo_mlir.errors import HloMlirError, InvalidArgumentError, ShapeError
 from hlo_mlir.shape import ProgramShape, Shape
@@ -250,7 +250,7 @@ def _reduce_window(b: XlaBuilder, operands: list[XlaOp], init_values: list[XlaOp
         pairs = _resolve_padding("ReduceWindow", padding, base.dimensions, window, strides)
         results = reduce_window([x.value for x in operands], [x.value for x in init_values], window, strides,
                                 base_dilations, window_dilations, pairs,
-                                lambda block: b.inline_computation(computation, block, untuple=True), reducer)
+                                lambda block: inline_untupled(b, computation, block), reducer)
         return results[0] if len(results) == 1 else tuple_(results)
 
     return b.emit("ReduceWindow", emit)

@@ -30,15 +30,17 @@ import platform
 import shutil
 import signal
 import tempfile
+import tomllib
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from hlo_mlir.errors import RuntimeCallError
+from hlo_mlir.shape import Shape
 
 __all__ = [
     "FORMAT", "FORMAT_VERSION", "MANIFEST_SUFFIX",
     "ManifestError", "FunctionSignature", "Manifest",
-    "manifest_path", "sha256_hex", "versions", "function_signatures", "make_manifest",
+    "manifest_path", "sha256_hex", "versions", "make_manifest",
     "write_atomic", "write_all_atomic", "save", "read_manifest", "check_manifest",
 ]
 
@@ -65,14 +67,10 @@ class FunctionSignature:
 
     def parameter_shapes(self):
         """The parameters as :class:`hlo_mlir.shape.Shape` objects."""
-        from hlo_mlir.shape import Shape
-
         return tuple(Shape.parse(p) for p in self.parameters)
 
     def result_shapes(self):
         """The results as :class:`hlo_mlir.shape.Shape` objects."""
-        from hlo_mlir.shape import Shape
-
         return tuple(Shape.parse(r) for r in self.results)
 
 
@@ -188,8 +186,6 @@ def _hlo_mlir_version() -> str:
         return version
     pyproject = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pyproject.toml")
     try:
-        import tomllib
-
         with open(pyproject, "rb") as f:
             return tomllib.load(f)["project"]["version"] + "+source"
     except (OSError, KeyError, ValueError):
@@ -204,37 +200,6 @@ def versions() -> dict[str, str]:
         "iree-base-runtime": _package_version("iree-base-runtime"),
         "python": platform.python_version(),
     }
-
-
-def function_signatures(module) -> tuple[FunctionSignature, ...]:
-    """The XLA program shape of each public ``func.func`` of an ``ir.Module``.
-
-    Types XLA has no shape for (unbounded dynamic dimensions) are recorded as their
-    MLIR type text.
-    """
-    from iree.compiler import ir
-
-    from hlo_mlir.shape import Shape
-
-    def text(t) -> str:
-        try:
-            return str(Shape.from_mlir_type(t))
-        except Exception:  # noqa: BLE001 - no XLA shape: keep the MLIR spelling
-            return str(t)
-
-    out = []
-    with module.context:
-        for op in module.body.operations:
-            if op.operation.name != "func.func":
-                continue
-            visibility = op.attributes["sym_visibility"] if "sym_visibility" in op.attributes else None
-            if visibility is not None and ir.StringAttr(visibility).value != "public":
-                continue
-            ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
-            out.append(FunctionSignature(ir.StringAttr(op.attributes["sym_name"]).value,
-                                         tuple(text(t) for t in ftype.inputs),
-                                         tuple(text(t) for t in ftype.results)))
-    return tuple(out)
 
 
 def make_manifest(vmfb: bytes, vmfb_name: str, *, target: str, flags: Iterable[str],

@@ -1,4 +1,4 @@
-"""XlaBuilder, XlaOp and XlaComputation: XLA's builder model over StableHLO.
+"""XlaBuilder and XlaOp: XLA's builder model over StableHLO.
 
 An ``XlaBuilder`` owns an MLIR module with one public function ``@main``; every op
 call appends a StableHLO op to it at the caller's file:line. ``build()`` returns
@@ -6,8 +6,9 @@ the verified module as an ``XlaComputation``. Sub-computations (reducers, callee
 are built with their own builders, as in XLA, and are inlined into regions or
 imported as private functions when another builder uses them.
 
-Op functions themselves live in the ``dialect_ops`` family modules and are
-re-exported by ``hlo_mlir``.
+Op functions themselves live in the ``dialect_ops`` family modules, the layer above
+this one (it registers the ones behind XlaOp's operators, see ``register_ops``), and
+are re-exported by ``hlo_mlir``; so is ``XlaComputation`` (hlo_mlir/module.py).
 """
 
 from __future__ import annotations
@@ -19,12 +20,33 @@ from typing import Any, Callable
 import numpy as np
 from iree.compiler import ir
 
-from dialect_ops import _emit
+from hlo_mlir import _emit
 from hlo_mlir import context as _context
+from hlo_mlir.call_graph import adopt_functions, import_computation
 from hlo_mlir.errors import HloMlirError, InvalidArgumentError
+from hlo_mlir.module import XlaComputation
 from hlo_mlir.shape import ProgramShape, Shape
 
-__all__ = ["XlaBuilder", "XlaOp", "XlaComputation", "builder_of", "Parameter"]
+__all__ = ["XlaBuilder", "XlaOp", "XlaComputation", "builder_of", "Parameter", "register_ops"]
+
+# The op functions behind XlaOp's operators (``Add`` for ``+``, ...) and XlaBuilder.lift
+# (``Constant``). They live in dialect_ops, the layer above this one, which registers them
+# here when it is imported (as JAX's numpy layer gives its tracers their operators);
+# ``hlo_mlir``'s builder names import it.
+_OPS: dict[str, Callable[..., Any]] = {}
+
+
+def register_ops(**ops: Callable[..., Any]) -> None:
+    """Registers op functions by name for XlaOp's operators and XlaBuilder.lift."""
+    _OPS.update(ops)
+
+
+def _op(name: str) -> Callable[..., Any]:
+    if name not in _OPS:
+        raise InvalidArgumentError(
+            f"XlaOp operators require the op functions; {name} is not registered (import hlo_mlir's "
+            f"names or dialect_ops before using operators).", _here())
+    return _OPS[name]
 
 
 class XlaOp:
@@ -52,11 +74,9 @@ class XlaOp:
 
     # Operator overloads (XLA's C++ XlaOp operators plus Python's comparisons).
     def _binary(self, name: str, other, reverse: bool = False) -> "XlaOp":
-        from dialect_ops import elementwise
-
         other = self.builder.lift(other, like=self)
         lhs, rhs = (other, self) if reverse else (self, other)
-        return getattr(elementwise, name)(lhs, rhs)
+        return _op(name)(lhs, rhs)
 
     def __add__(self, o): return self._binary("Add", o)
     def __radd__(self, o): return self._binary("Add", o, True)
@@ -88,12 +108,10 @@ class XlaOp:
     def __ge__(self, o): return self._binary("Ge", o)
 
     def __neg__(self):
-        from dialect_ops import elementwise
-        return elementwise.Neg(self)
+        return _op("Neg")(self)
 
     def __invert__(self):
-        from dialect_ops import elementwise
-        return elementwise.Not(self)
+        return _op("Not")(self)
 
     __hash__ = object.__hash__
 
@@ -187,11 +205,9 @@ class XlaBuilder:
         (of ``like``'s element type for Python scalars)."""
         if isinstance(value, XlaOp):
             return value
-        from dialect_ops import constant
-
         if like is not None and np.ndim(value) == 0 and not isinstance(value, np.generic):
             value = np.asarray(value, dtype=like.shape.dtype)
-        return constant.Constant(self, value)
+        return _op("Constant")(self, value)
 
     @property
     def module(self) -> ir.Module:
@@ -229,19 +245,12 @@ class XlaBuilder:
         """Copies ``computation`` (and what it calls) into this module as private
         functions; returns the name of its copy. Each computation is imported once per
         builder (the builder keeps it alive, so its id cannot be reused)."""
-        from hlo_mlir.module import import_computation
-
         return import_computation(self._module, computation, self._imported)
 
-    def inline_computation(self, computation: "XlaComputation", block: ir.Block,
-                           untuple: bool = False) -> None:
+    def inline_computation(self, computation: "XlaComputation", block: ir.Block) -> None:
         """Inlines ``computation``'s entry into ``block`` (whose arguments are its
         parameters), ending it with ``stablehlo.return``; its callees are imported.
-
-        With ``untuple``, a tuple-shaped result is returned as its N elements (reducers,
-        scatter combiners and comparators return several scalars that way)."""
-        from hlo_mlir.module import adopt_functions
-
+        (``dialect_ops.tuple_ops.inline_untupled`` returns a tuple result's elements.)"""
         with self._ctx, ir.Location.unknown():
             clone = computation._module.operation.clone()
             try:
@@ -256,8 +265,6 @@ class XlaBuilder:
                     old.replace_all_uses_with(new)
             finally:
                 clone.erase()
-            if untuple:
-                _untuple_return(block)
 
     # --- build ------------------------------------------------------------------
     def get_program_shape(self, root: XlaOp | None = None) -> ProgramShape:
@@ -310,91 +317,6 @@ class XlaBuilder:
             self._block.erase_argument(0)
 
 
-def _untuple_return(block: ir.Block) -> None:
-    """Rewrites ``return %t`` of a tuple ``%t`` at the end of ``block`` to return its elements."""
-    from dialect_ops.tuple_ops import get_tuple_element
-
-    ret = list(block.operations)[-1]
-    operands = list(ret.operands)
-    if len(operands) != 1 or not isinstance(operands[0].type, ir.TupleType):
-        return
-    tuple_value = operands[0]
-    owner = tuple_value.owner
-    built_here = isinstance(owner, (ir.Operation, ir.OpView)) and owner.operation.name == "stablehlo.tuple"
-    with ir.InsertionPoint(ret), ret.location:
-        if built_here:
-            elements = list(owner.operands)
-        else:
-            elements = [get_tuple_element(tuple_value, i) for i in range(ir.TupleType(tuple_value.type).num_types)]
-        _emit.region_return(elements)
-    ret.erase()
-    if built_here and not list(tuple_value.uses):
-        owner.erase()
-
-
 def Parameter(builder: XlaBuilder, parameter_number: int, shape: Shape, name: str = "") -> XlaOp:
     """Declares input ``parameter_number`` of ``builder``'s computation (spec: Parameter)."""
     return builder.parameter(parameter_number, shape, name)
-
-
-class XlaComputation:
-    """A built, verified computation: an MLIR module whose public ``@main`` is the entry.
-
-    Use ``str(c)`` or :meth:`as_text` for StableHLO text, :meth:`as_bytecode` for
-    MLIR bytecode and :meth:`get_hlo_module` for the module structure API.
-    """
-
-    def __init__(self, module: ir.Module, program_shape: ProgramShape | None = None):
-        self._module = module
-        self._program_shape = program_shape
-
-    @property
-    def name(self) -> str:
-        attrs = self._module.operation.attributes
-        return ir.StringAttr(attrs["sym_name"]).value if "sym_name" in attrs else "main"
-
-    @property
-    def module(self) -> ir.Module:
-        """The underlying MLIR module (shared, not a copy)."""
-        return self._module
-
-    def program_shape(self) -> ProgramShape:
-        if self._program_shape is None:
-            entry = self.entry_function()
-            ftype = ir.FunctionType(ir.TypeAttr(entry.attributes["function_type"]).value)
-            results = [Shape.from_mlir_type(t) for t in ftype.results]
-            result = results[0] if len(results) == 1 else Shape.tuple_shape(results)
-            self._program_shape = ProgramShape([Shape.from_mlir_type(t) for t in ftype.inputs], result)
-        return self._program_shape
-
-    def entry_function(self):
-        for op in self._module.body.operations:
-            if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == "main":
-                return op
-        raise InvalidArgumentError(f"computation {self.name!r} has no @main function.")
-
-    def verify(self) -> None:
-        """Runs the MLIR verifier; raises VerificationError with its diagnostics."""
-        _context.verify_module(self._module, f"module {self.name!r} failed verification")
-
-    def as_text(self, debug_info: bool = False) -> str:
-        return self._module.operation.get_asm(enable_debug_info=debug_info)
-
-    def as_bytecode(self) -> bytes:
-        import io
-
-        buf = io.BytesIO()
-        self._module.operation.write_bytecode(buf)
-        return buf.getvalue()
-
-    def get_hlo_module(self):
-        """An HloModule view over a deep copy of this computation's module."""
-        from hlo_mlir.module import HloModule
-
-        return HloModule.from_computation(self)
-
-    def __str__(self) -> str:
-        return self.as_text()
-
-    def __repr__(self) -> str:
-        return f"XlaComputation({self.name!r}, {self.program_shape()})"

@@ -3,7 +3,7 @@
 ``compile(source, target)`` takes an XlaComputation, an HloModule, an ``ir.Module``,
 MLIR text or MLIR bytecode. It copies the module, runs a pass preset (``O2`` by
 default), the expanders and legalizations that make XLA's answers come out of IREE
-(the ``iree-legalize`` preset and ``pipelines.legalize``), records the program shape
+(the ``iree-legalize`` preset), records the program shape
 in the function's reflection (so the runtime can rebuild tuples), and compiles with
 per-target default flags chosen by measurement. Results are kept in the persistent
 compile cache (``hlo_mlir.cache``): compiling the same module twice costs nothing.
@@ -33,12 +33,21 @@ import tempfile
 from typing import Sequence
 
 from iree.compiler import ir
+from iree.compiler.tools import binaries
 
+from hlo_mlir import cache as _cache
 from hlo_mlir import compile_worker as _worker
 from hlo_mlir import context as _context
-from hlo_mlir.errors import CompileError, InvalidArgumentError, ParseError
+from hlo_mlir.artifacts import FunctionSignature
+from hlo_mlir.context import as_module
+from hlo_mlir.errors import CompileError, InvalidArgumentError
+from hlo_mlir.ir_access import function_type, functions, is_public, symbol_name, uses_tuples_or_tokens
+from hlo_mlir.shape import Shape
+from pipelines.analyses.libm_flags import required_flags
+from pipelines.pipeline import run_pipeline
 
-__all__ = ["compile", "prepare", "full_flags", "TARGETS", "target_flags", "as_module", "save_reproducer"]
+__all__ = ["compile", "prepare", "full_flags", "TARGETS", "target_flags", "as_module", "save_reproducer",
+           "function_signatures"]
 
 # Flags every target gets: keep f64 as f64 (IREE demotes it by default).
 _COMMON = ["--iree-input-demote-f64-to-f32=false"]
@@ -242,42 +251,9 @@ def _probe(flags: list[str]) -> str:
     return ""
 
 
-def as_module(source) -> ir.Module:
-    """A fresh ``ir.Module`` (in hlo-mlir's context) copied from any accepted source."""
-    from hlo_mlir.builder import XlaComputation
-
-    ctx = _context.get_context()
-    if isinstance(source, XlaComputation):
-        source = source.module
-    elif hasattr(source, "module") and isinstance(getattr(source, "module"), ir.Module):
-        source = source.module  # HloModule
-    if isinstance(source, ir.Module):
-        _verify(source)  # an invalid module would fail to parse back without its diagnostics
-        with ctx:
-            return ir.Module.parse(_bytecode(source), context=ctx)
-    if isinstance(source, (str, bytes, bytearray, memoryview)):
-        with ctx, _context.diagnostics_to_errors(ctx) as diags:
-            try:
-                return ir.Module.parse(bytes(source) if not isinstance(source, str) else source, context=ctx)
-            except ir.MLIRError as e:
-                messages = diags.messages or [str(e)]
-                raise ParseError("could not parse MLIR input:\n  " + "\n  ".join(messages)) from None
-    raise CompileError(f"compile requires an XlaComputation, HloModule, ir.Module, MLIR text or bytecode; "
-                       f"got {type(source).__name__}.")
-
-
-def _bytecode(module: ir.Module) -> bytes:
-    import io
-
-    buf = io.BytesIO()
-    module.operation.write_bytecode(buf)
-    return buf.getvalue()
-
-
 def _input_type(module: ir.Module) -> str:
     """``stablehlo_xla`` where tuples or tokens appear (plain ``stablehlo`` rejects them)."""
-    text = module.operation.get_asm(large_elements_limit=1)
-    return "stablehlo_xla" if ("tuple<" in text or "!stablehlo.token" in text) else "stablehlo"
+    return "stablehlo_xla" if uses_tuples_or_tokens(module.operation) else "stablehlo"
 
 
 # The driver a compiled program prefers (recorded in its reflection for
@@ -324,15 +300,11 @@ def _largest_op_work(root: ir.Operation) -> int:
 def _record_reflection(module: ir.Module, target: str) -> None:
     """Stores, in each public function's IREE reflection, its XLA program shape (where
     its types have one) and the preferred runtime driver."""
-    from hlo_mlir.shape import Shape
-
     driver = preferred_driver(module, target)
     with module.context:
-        for op in module.body.operations:
-            if op.operation.name != "func.func" or "sym_visibility" in op.attributes:
-                continue
+        for op in filter(is_public, functions(module)):
             entries = {"hlo_mlir.preferred_driver": ir.StringAttr.get(driver)}
-            ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+            ftype = function_type(op)
             try:
                 params = [str(Shape.from_mlir_type(t)) for t in ftype.inputs]
                 results = [str(Shape.from_mlir_type(t)) for t in ftype.results]
@@ -344,6 +316,29 @@ def _record_reflection(module: ir.Module, target: str) -> None:
                 old = ir.DictAttr(op.attributes["iree.reflection"])
                 entries.update({old[i].name: old[i].attr for i in range(len(old))})
             op.attributes["iree.reflection"] = ir.DictAttr.get(entries)
+
+
+def function_signatures(module: ir.Module) -> tuple[FunctionSignature, ...]:
+    """The XLA program shape of each public ``func.func`` of an ``ir.Module``, for the
+    manifest (``artifacts.make_manifest``).
+
+    Types XLA has no shape for (unbounded dynamic dimensions) are recorded as their
+    MLIR type text.
+    """
+    def text(t) -> str:
+        try:
+            return str(Shape.from_mlir_type(t))
+        except Exception:  # noqa: BLE001 - no XLA shape: keep the MLIR spelling
+            return str(t)
+
+    out = []
+    with module.context:
+        for op in filter(is_public, functions(module)):
+            ftype = function_type(op)
+            out.append(FunctionSignature(symbol_name(op),
+                                         tuple(text(t) for t in ftype.inputs),
+                                         tuple(text(t) for t in ftype.results)))
+    return tuple(out)
 
 
 def compile(source, target: str = "llvm-cpu", *, flags: Sequence[str] = (), passes: str = "O2",
@@ -363,13 +358,11 @@ def compile(source, target: str = "llvm-cpu", *, flags: Sequence[str] = (), pass
     runs past ``timeout`` seconds (default ``$HLO_MLIR_COMPILE_TIMEOUT``, else none),
     raises CompileError with a saved reproducer instead of ending this process.
     """
-    from hlo_mlir import cache as _cache
-
     defaults = target_flags(target, flags)  # a bad target or flag fails before any work
     isolate = _isolation_default() if isolate is None else isolate
     timeout = _timeout_default() if timeout is None else timeout
     module = as_module(source)
-    key = _cache.compile_key(_bytecode(module), target, defaults, passes, legalize)
+    key = _cache.compile_key(_context.bytecode(module), target, defaults, passes, legalize)
 
     def produce() -> bytes:
         if isolate:
@@ -377,7 +370,7 @@ def compile(source, target: str = "llvm-cpu", *, flags: Sequence[str] = (), pass
         if verify:
             _verify(module)
         prepare(module, target, passes, legalize)
-        return _compile_bytecode(_bytecode(module), target, full_flags(module, target, flags),
+        return _compile_bytecode(_context.bytecode(module), target, full_flags(module, target, flags),
                                  isolate=isolate, timeout=timeout)
 
     return _cache.cached(key, produce)  # the persistent compile cache (hlo_mlir.cache)
@@ -405,25 +398,18 @@ def _timeout_default() -> float | None:
 def prepare(module: ir.Module, target: str = "llvm-cpu", passes: str = "O2", legalize: bool = True) -> None:
     """Runs, in place, what ``compile`` runs before IREE: ``passes``, the IREE
     legalizations, and the reflection the runtime reads (program shape, driver)."""
-    from pipelines.pipeline import run_pipeline
-
     if passes:
         run_pipeline(module, passes)
     if legalize:
-        from pipelines import legalize as _legalize
-
         run_pipeline(module, "iree-legalize")
-        _legalize.legalize_for_iree(module, target)
     _record_reflection(module, target)
 
 
 def full_flags(module: ir.Module, target: str, flags: Sequence[str] = ()) -> list[str]:
     """Every IREE flag ``compile`` passes for ``module`` (prepared): the input type, the
-    target's defaults, what the module's ops need (``legalize.required_flags``, e.g. libm
+    target's defaults, what the module's ops need (``libm_flags.required_flags``, e.g. libm
     linking for f64 transcendentals on llvm-cpu), then ``flags``."""
-    from pipelines import legalize as _legalize
-
-    needed = _legalize.required_flags(module, target)
+    needed = required_flags(module, target)
     return [f"--iree-input-type={_input_type(module)}"] + target_flags(target, needed + list(flags))
 
 
@@ -493,8 +479,6 @@ def save_reproducer(bytecode: bytes, flags: Sequence[str], reason: str, stderr: 
     in a new folder under ``$HLO_MLIR_REPRO_DIR`` (else the temporary directory):
     ``module.mlirbc``, ``module.mlir`` (its text, where it parses), ``stderr.txt`` and
     ``reproduce.sh``. Returns the path of ``reproduce.sh``."""
-    from iree.compiler.tools import binaries
-
     base = os.environ.get("HLO_MLIR_REPRO_DIR") or tempfile.gettempdir()
     os.makedirs(base, exist_ok=True)
     folder = tempfile.mkdtemp(prefix="hlo-mlir-crash-", dir=base)

@@ -15,22 +15,35 @@ for both), so ``verify_module`` refuses them: ``unregistered_ops`` names them.
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import sys
 import threading
-import types
 
 from iree.compiler import ir
 
-# The MLIR bindings look for a Python module of each dialect (``...dialects.stablehlo``)
-# whenever they wrap an op, and do not remember a failed import: IREE ships no StableHLO
-# op classes (ARCHITECTURE.md, decision 2), so every wrap retried the import, which was
-# about 80% of the pass pipelines' time. An empty module ends the search.
-for _dialect in ("stablehlo", "chlo"):
-    sys.modules.setdefault(f"iree.compiler.dialects.{_dialect}", types.ModuleType(f"iree.compiler.dialects.{_dialect}"))
+from hlo_mlir.errors import CompileError, ParseError, VerificationError
 
 __all__ = ["get_context", "user_frame", "user_location", "location_text", "diagnostics_to_errors",
-           "verify_module", "unregistered_ops"]
+           "verify_module", "unregistered_ops", "as_module", "bytecode", "register_dialect_modules"]
+
+DIALECT_MODULES = "hlo_mlir._dialects"
+
+
+def register_dialect_modules() -> None:
+    """Adds ``hlo_mlir._dialects`` to the MLIR bindings' dialect search prefixes (their
+    documented extension point), after IREE's own, once per process.
+
+    The bindings import a dialect's op-class module whenever they wrap an op and remember
+    only a module they found; IREE has none for StableHLO and CHLO, so without this every
+    wrap retried two failing imports (benchmarks/pipeline_scaling.py at 15k ops: 107 CPU
+    us/op with it, 425 without). The package docstring says more.
+    """
+    if DIALECT_MODULES not in ir._globals.dialect_search_modules:
+        ir._globals.append_dialect_search_prefix(DIALECT_MODULES)
+
+
+register_dialect_modules()
 
 _lock = threading.Lock()
 _context: ir.Context | None = None
@@ -114,8 +127,6 @@ class diagnostics_to_errors:
 def verify_module(module: ir.Module, message: str) -> None:
     """Runs the MLIR verifier on ``module``; raises VerificationError(``"<message>:"`` and
     the diagnostics) carrying every diagnostic, with its location."""
-    from hlo_mlir.errors import VerificationError
-
     with diagnostics_to_errors(module.context) as diags:
         try:
             ok = module.operation.verify()
@@ -147,6 +158,36 @@ def unregistered_ops(module: ir.Module) -> list[str]:
 
     module.operation.walk(visit)
     return found
+
+
+def as_module(source) -> ir.Module:
+    """A fresh ``ir.Module`` in hlo-mlir's context, copied from any accepted source: an
+    XlaComputation or HloModule (anything whose ``module`` is an ``ir.Module``), an
+    ``ir.Module``, MLIR text or MLIR bytecode."""
+    ctx = get_context()
+    if isinstance(getattr(source, "module", None), ir.Module):
+        source = source.module  # XlaComputation, HloModule
+    if isinstance(source, ir.Module):
+        # An invalid module would fail to parse back without its diagnostics.
+        verify_module(source, "module failed verification before compile")
+        with ctx:
+            return ir.Module.parse(bytecode(source), context=ctx)
+    if isinstance(source, (str, bytes, bytearray, memoryview)):
+        with ctx, diagnostics_to_errors(ctx) as diags:
+            try:
+                return ir.Module.parse(bytes(source) if not isinstance(source, str) else source, context=ctx)
+            except ir.MLIRError as e:
+                messages = diags.messages or [str(e)]
+                raise ParseError("could not parse MLIR input:\n  " + "\n  ".join(messages)) from None
+    raise CompileError(f"compile requires an XlaComputation, HloModule, ir.Module, MLIR text or bytecode; "
+                       f"got {type(source).__name__}.")
+
+
+def bytecode(module: ir.Module) -> bytes:
+    """``module`` as MLIR bytecode."""
+    buf = io.BytesIO()
+    module.operation.write_bytecode(buf)
+    return buf.getvalue()
 
 
 def _format_diagnostic(d) -> str:

@@ -18,6 +18,7 @@ import numpy as np
 import hlo_mlir
 from hlo_mlir import (Add, Dot, Max, Parameter, PrimitiveType, Reduce, ScalarLike, Shape, Tuple, XlaBuilder,
                       XlaComputation)
+from pipelines.pipeline import run_pipeline
 
 __all__ = ["build_mlp", "build_reductions", "optimize", "main"]
 
@@ -59,8 +60,6 @@ def optimize(computation: XlaComputation) -> XlaComputation:
     ``hlo_mlir.compile`` runs O2 itself; the demo runs it here to show what it does, and
     compiles the result with ``passes="O0"``.
     """
-    from pipelines.pipeline import run_pipeline
-
     module = computation.get_hlo_module()
     before = module.instruction_count()
     result = run_pipeline(module.module, "O2")

@@ -31,6 +31,7 @@ import numpy as np
 import iree.runtime as _rt
 from iree.runtime.function import FunctionInvoker as _FunctionInvoker
 
+from hlo_mlir import artifacts
 from hlo_mlir import types as _types
 from hlo_mlir.errors import CallArgumentError, RuntimeCallError
 from hlo_mlir.shape import Shape
@@ -385,8 +386,6 @@ def load(vmfb, driver: str | None = None, *, allocator: str | None = None) -> Lo
                 vmfb = f.read()
         except OSError as e:
             raise RuntimeCallError(f"could not read vmfb {path!r}: {e.strerror}.") from None
-        from hlo_mlir import artifacts
-
         manifest = artifacts.check_manifest(path, vmfb)  # verifies the SHA-256 when there is one
     elif isinstance(vmfb, (bytes, bytearray, memoryview)):
         manifest = None

@@ -158,7 +158,7 @@ class Shape:
 
         Needs an active ``ir.Context`` (see :func:`hlo_mlir.context.get_context`).
         """
-        from iree.compiler import ir
+        from iree.compiler import ir  # as in _from_mlir_type: the runtime deploys without it
 
         return ir.Type.parse(self.mlir_type_text())
 
@@ -193,36 +193,31 @@ class Shape:
 
     @staticmethod
     def _from_mlir_type(t) -> "Shape":
+        # The compiler's bindings: Shape itself serves the runtime, which deploys without them.
         from iree.compiler import ir
+
+        from hlo_mlir import ir_access
 
         if isinstance(t, ir.TupleType):
             tt = ir.TupleType(t)
             return Shape.tuple_shape(Shape.from_mlir_type(tt.get_type(i)) for i in range(tt.num_types))
-        if str(t) == "!stablehlo.token":
+        if ir_access.is_token(t):
             return Shape.token_shape()
         if isinstance(t, ir.RankedTensorType):
             rt = ir.RankedTensorType(t)
             dims = list(rt.shape)
             dynamic = [d == ir.ShapedType.get_dynamic_size() for d in dims]
             if any(dynamic):
-                bounds = _bounds_of(rt)
-                if bounds is None:
+                bounds = ir_access.dimension_bounds(rt)
+                if bounds is None or any(b is None for b, dyn in zip(bounds, dynamic, strict=True) if dyn):
                     raise ShapeError(f"unbounded dynamic dimension in {t}; XLA shapes need a bound.")
                 dims = [b if dyn else d for d, dyn, b in zip(dims, dynamic, bounds)]
-            return Shape(_types.from_mlir_name(str(rt.element_type)), tuple(dims), (), tuple(dynamic))
+            element_type = _types.from_mlir_name(ir_access.element_type_name(rt))
+            return Shape(element_type, tuple(dims), (), tuple(dynamic))
         raise DTypeError(f"MLIR type {t} has no XLA shape.")
 
 
 _SHAPE_OF_TYPE: dict[str, Shape] = {}
-
-
-def _bounds_of(rt) -> list[int] | None:
-    if rt.encoding is None:
-        return None
-    m = re.fullmatch(r"#stablehlo\.bounds<(.*)>", str(rt.encoding))
-    if not m:
-        return None
-    return [-1 if b.strip() == "?" else int(b) for b in m.group(1).split(",")]
 
 
 class _ShapeParser:

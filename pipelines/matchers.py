@@ -22,8 +22,6 @@ __all__ = [
     "splat_of",
     "same_bits",
     "is_constant",
-    "int_list",
-    "i64_array_attr",
 ]
 
 
@@ -148,16 +146,3 @@ def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     """Bitwise equality of two 0-d arrays of one dtype (tells -0.0 from +0.0)."""
     return a.dtype == b.dtype and np.ascontiguousarray(a).tobytes() == np.ascontiguousarray(b).tobytes()
 
-
-def int_list(attr) -> list[int]:
-    """A DenseI64ArrayAttr (or dense integer elements) as a list of ints."""
-    if isinstance(attr, ir.DenseI64ArrayAttr):
-        return list(ir.DenseI64ArrayAttr(attr))
-    return [int(x) for x in np.array(attr).ravel()]
-
-
-def i64_array_attr(op, name: str) -> list[int] | None:
-    """Integer list attribute ``name`` of ``op``, or None if absent."""
-    if name not in op.attributes:
-        return None
-    return int_list(op.attributes[name])

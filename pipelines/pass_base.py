@@ -1,8 +1,9 @@
 """Pass base classes, one per kind of pass (STYLE.md points 5 and 9).
 
 A pass is a small class: a kebab-case ``name`` (its CLI and lit file name), a
-docstring whose first line is its ``--help`` summary, options as typed dataclass
-fields with defaults (CLI spelling: the field name in kebab case), and
+docstring whose first line is its ``--help`` summary, options as typed fields with
+defaults of a class marked ``@dataclasses.dataclass`` (CLI spelling: the field name in
+kebab case), and
 ``run(module) -> changed``. Kinds:
 
 - :class:`PatternPass`: a set of rewrite patterns (``@pattern("stablehlo.add")``
@@ -23,8 +24,9 @@ import re
 from collections import Counter
 from typing import Any, Callable, ClassVar, Sequence
 
-from iree.compiler import ir
+from iree.compiler import ir, passmanager, rewrite
 
+from hlo_mlir.context import diagnostics_to_errors
 from hlo_mlir.errors import HloMlirError, InvalidArgumentError
 
 __all__ = [
@@ -65,19 +67,16 @@ def _kebab(name: str) -> str:
     return name.replace("_", "-")
 
 
+@dataclasses.dataclass
 class Pass:
-    """Base of all passes. Subclasses are dataclasses automatically; options are fields."""
+    """Base of all passes. A pass with options is itself a ``@dataclasses.dataclass`` whose
+    typed fields (with defaults) are the options; a pass without options needs no decorator
+    (``registry.register`` refuses typed attributes outside a dataclass)."""
 
     name: ClassVar[str] = ""
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        own_doc = cls.__dict__.get("__doc__")
-        dataclasses.dataclass(cls)
-        cls.__doc__ = own_doc  # not dataclass's generated signature: no docstring, no summary
-
-    def __post_init__(self):
-        self.statistics: Counter[str] = Counter()
+    statistics: Counter[str] = dataclasses.field(
+        default_factory=Counter, init=False, repr=False, compare=False
+    )
 
     # --- description ----------------------------------------------------------
     @classmethod
@@ -190,6 +189,7 @@ def pattern(*roots: str, name: str | None = None):
     return wrap
 
 
+@dataclasses.dataclass
 class PatternPass(Pass):
     """Applies ``patterns`` with MLIR's greedy driver until none matches.
 
@@ -207,8 +207,6 @@ class PatternPass(Pass):
         return self.patterns
 
     def run(self, module: ir.Module) -> bool:
-        from iree.compiler import rewrite
-
         ctx = module.context
         fired_before = sum(self.statistics.values())
         patterns = rewrite.RewritePatternSet(ctx)
@@ -274,6 +272,11 @@ class ExpanderPass(Pass):
     def expand(self, op: ir.OpView) -> Sequence[ir.Value]:
         raise NotImplementedError
 
+    def rule(self, op: ir.OpView) -> str:
+        """The statistic an expansion of ``op`` counts under (the pass name; a pass with
+        several rewrites names the one that applies)."""
+        return self.name
+
     def run(self, module: ir.Module) -> bool:
         found: list = []
 
@@ -285,12 +288,13 @@ class ExpanderPass(Pass):
         module.operation.walk(visit)
         with module.context:
             for op in found:
+                rule = self.rule(op)
                 with ir.InsertionPoint(op), op.location:
                     values = _checked_replacement(self.name, f"pass '{self.name}'", op, self.expand(op))
                 for old, new in zip(op.results, values, strict=True):
                     old.replace_all_uses_with(new)
                 op.erase()
-                self.record(self.name)
+                self.record(rule)
         return bool(found)
 
 
@@ -304,10 +308,6 @@ class UpstreamPass(Pass):
         return self.pipeline
 
     def run(self, module: ir.Module) -> bool:
-        from iree.compiler import passmanager
-
-        from hlo_mlir.context import diagnostics_to_errors
-
         before = module.operation.get_asm(large_elements_limit=16)
         with module.context, diagnostics_to_errors(module.context) as diags:
             pm = passmanager.PassManager.parse(f"builtin.module({self.pipeline_text()})")

@@ -14,9 +14,11 @@ Pipeline spec syntax (like MLIR's, with presets and fixed-point groups)::
   the limit is not an error, it is reported in ``PipelineResult.warnings``.
 
 After each pass the module is verified (``verify_each``; the error names the pass),
-and with ``verify_semantics`` it is compiled for CPU and run on fixed random inputs:
-any output that differs from the previous run beyond a dtype-dependent tolerance
-fails with the pass name and the first differing element.
+and with a ``semantics_checker`` (``hlo_mlir.semantics.SemanticsChecker``) it is compiled
+for CPU and run on fixed random inputs: any output that differs from the previous run
+beyond a dtype-dependent tolerance fails with the pass name and the first differing
+element. The checker compiles and runs, which only the layers above the pipelines may do,
+so the caller passes it in.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import IO, Union
+from typing import IO, Callable, Protocol, Union
 
 from iree.compiler import ir
 
@@ -34,6 +36,7 @@ from hlo_mlir.context import unregistered_ops
 from hlo_mlir.errors import HloMlirError, InvalidArgumentError, VerificationError
 from pipelines import registry
 from pipelines.pass_base import Pass, PassError
+from pipelines.presets import PRESETS
 
 __all__ = [
     "run_pipeline",
@@ -44,6 +47,7 @@ __all__ = [
     "FixedPointNode",
     "PipelineSpecError",
     "PassVerificationError",
+    "SemanticsCheck",
     "FIXED_POINT_DEFAULT_ITERATIONS",
     "verify_module",
     "format_diagnostic",
@@ -54,6 +58,14 @@ FIXED_POINT_DEFAULT_ITERATIONS = 8
 
 class PipelineSpecError(InvalidArgumentError):
     """A pipeline spec string is malformed or names unknown passes/options."""
+
+
+class SemanticsCheck(Protocol):
+    """What ``run_pipeline``'s ``semantics_checker`` makes from the module before the first
+    pass: ``check(pass_name)`` runs after each pass that changed the module and raises a
+    PassError when the results changed."""
+
+    def check(self, pass_name: str) -> None: ...
 
 
 class PassVerificationError(VerificationError):
@@ -144,8 +156,6 @@ class _Parser:
         options = self.options()
         if name == "fixed-point":
             return [self.fixed_point(options)]
-        from pipelines.presets import PRESETS
-
         if name in PRESETS:
             if options:
                 raise self.error(f"preset '{name}' takes no options.")
@@ -272,14 +282,14 @@ def run_pipeline(
     print_ir_before_all: bool = False,
     timing: bool = False,
     statistics: bool = False,
-    verify_semantics: bool = False,
+    semantics_checker: Callable[[ir.Module], SemanticsCheck] | None = None,
     print_debuginfo: bool = False,
     out: IO[str] | None = None,
 ) -> PipelineResult:
     """Runs pipeline ``spec`` on ``module`` in place.
 
     Raises PipelineSpecError for a bad spec, PassError when a pass fails (or changes
-    results under ``verify_semantics``), PassVerificationError when a pass leaves invalid IR.
+    results under ``semantics_checker``), PassVerificationError when a pass leaves invalid IR.
     Timing and statistics reports are written to ``out`` (default stderr) at the end.
     """
     nodes = parse_pipeline(spec)
@@ -289,7 +299,7 @@ def run_pipeline(
         print_ir_after_all,
         print_ir_after_change,
         print_ir_before_all,
-        verify_semantics,
+        semantics_checker,
         print_debuginfo,
         out if out is not None else sys.stderr,
     )
@@ -305,18 +315,16 @@ def run_pipeline(
 
 class _Runner:
     def __init__(
-        self, module, verify_each, after_all, after_change, before_all, verify_semantics, debuginfo, out
+        self, module, verify_each, after_all, after_change, before_all, semantics_checker, debuginfo, out
     ):
         self.module, self.verify_each = module, verify_each
         self.after_all, self.after_change, self.before_all = after_all, after_change, before_all
         self.debuginfo, self.out = debuginfo, out
         self.result = PipelineResult()
         self.semantics = None
-        if verify_semantics:
-            from pipelines.semantics import SemanticsChecker
-
+        if semantics_checker is not None:
             start = time.perf_counter()
-            self.semantics = SemanticsChecker(module)
+            self.semantics = semantics_checker(module)
             self.result.semantics_seconds += time.perf_counter() - start
 
     def run_nodes(self, nodes: list[Node]) -> bool:

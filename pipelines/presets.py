@@ -14,8 +14,9 @@ themselves, presets run the cleanups after them.
 - ``iree-legalize``: the expanders that make the pinned IREE compute XLA's answers
   (every pass with ``legalizes_for_iree = True``), in dependency order: a pass comes
   before the passes that handle what it emits (the sort network and the
-  select-and-scatter expander emit gathers and scatters). ``hlo_mlir.compile`` runs it
-  after the optimization preset.
+  select-and-scatter expander emit gathers and scatters), and the element-wise
+  legalizations (pred-arithmetic, c99-pow-atan2-cbrt, ...) last. ``hlo_mlir.compile``
+  runs it after the optimization preset.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class Preset:
 
 
 IREE_LEGALIZE = [
+    "type-extensions-to-bounds",
     "custom-call-expander",
     "token-elimination",
     "set-dimension-size-clamp",
@@ -60,6 +62,15 @@ IREE_LEGALIZE = [
     "iree-unsupported-ops",
     "materialize-shared-transcendentals",
     "result-barrier",
+    # Element-wise legalizations last: materialize-shared-transcendentals keys on the ops
+    # they replace, and complex-log emits the atan2 that c99-pow-atan2-cbrt must not see.
+    "pred-arithmetic",
+    "complex-constant-parts",
+    "c99-pow-atan2-cbrt",
+    "f64-log1p",
+    "complex-log",
+    "unsigned-dot-zero-extension",
+    "reverse-signless",
 ]
 
 PRESETS: dict[str, Preset] = {

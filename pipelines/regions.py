@@ -11,7 +11,7 @@ from typing import Callable, Sequence
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
+from hlo_mlir import _emit
 
 __all__ = ["clone_ops", "clone_body", "copy_of"]
 

@@ -1,15 +1,20 @@
 """The one registry of passes, keyed by kebab-case name (STYLE.md point 6).
 
 ``@register`` adds a pass class; ``get(name)`` looks one up (an unknown name fails
-with the list of valid ones); ``all_passes()`` lists them all. Pass modules live in
-``pipelines.simplifiers``, ``pipelines.expanders`` and ``pipelines.upstream``; they
-are imported on first lookup, so registering is just defining the class. The first
+with the list of valid ones); ``all_passes()`` lists them all. A pass lives in the
+folder of its kind, in a module named after it (``sort-network-expander`` in
+``pipelines/expanders/sort_network_expander.py``): ``simplifiers`` (XLA's simplification
+passes and upstream MLIR ones), ``expanders`` (XLA's op expanders), ``legalizations``
+(rewrites the pinned IREE needs to compute XLA's answers), ``performance`` (rewrites that
+keep the values and make IREE faster) and ``analyses`` (checks that change nothing). The
+modules are imported on first lookup, so registering is just defining the class. The first
 lookup is thread-safe: one thread imports the pass modules under a lock while the others
 wait, and the registry counts as loaded only once every import finished.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import pkgutil
 import re
@@ -18,11 +23,11 @@ import threading
 from hlo_mlir.errors import InvalidArgumentError
 from pipelines.pass_base import Pass
 
-__all__ = ["register", "get", "all_passes", "unregister"]
+__all__ = ["register", "get", "all_passes", "unregister", "KINDS"]
 
 _PASSES: dict[str, type[Pass]] = {}
-_PACKAGES = ("pipelines.simplifiers", "pipelines.expanders")
-_MODULES = ("pipelines.upstream",)
+KINDS = ("simplifiers", "expanders", "legalizations", "performance", "analyses")
+_PACKAGES = tuple(f"pipelines.{kind}" for kind in KINDS)
 _loaded = False
 _load_lock = threading.Lock()
 _loading_thread: int | None = None  # the thread importing the pass modules, while it does
@@ -42,12 +47,27 @@ def register(cls: type[Pass]) -> type[Pass]:
         raise InvalidArgumentError(
             f"register requires a docstring summary on pass '{name}' ({cls.__name__})."
         )
+    undeclared = _undeclared_options(cls)
+    if undeclared:
+        raise InvalidArgumentError(
+            f"register requires the options of pass '{name}' to be fields of a @dataclasses.dataclass; "
+            f"got typed attributes {undeclared} on {cls.__name__}."
+        )
     if name in _PASSES and _PASSES[name] is not cls:
         raise InvalidArgumentError(
             f"register requires unique pass names; '{name}' is already {_PASSES[name].__qualname__}."
         )
     _PASSES[name] = cls
     return cls
+
+
+def _undeclared_options(cls: type[Pass]) -> list[str]:
+    """Typed attributes (not ``ClassVar``) of ``cls`` or a base that are no dataclass field:
+    options of a class that lacks ``@dataclasses.dataclass``, which would be ignored."""
+    fields = {f.name for f in dataclasses.fields(cls)}
+    return sorted({attr for klass in cls.__mro__
+                   for attr, annotation in vars(klass).get("__annotations__", {}).items()
+                   if attr not in fields and "ClassVar" not in str(annotation)})
 
 
 def unregister(name: str) -> None:
@@ -79,8 +99,6 @@ def _import_pass_modules() -> None:
         for info in pkgutil.iter_modules(package.__path__):
             if not info.name.startswith("_"):
                 importlib.import_module(f"{package_name}.{info.name}")
-    for module_name in _MODULES:
-        importlib.import_module(module_name)
 
 
 def get(name: str) -> type[Pass]:

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Runs every test: pytest on tests/, then lit on lit/. Exits non-zero if either fails.
+# Runs every test: pytest on tests/, lit on lit/, then lint-imports (the layer contracts
+# in pyproject.toml). Exits non-zero if any of them fails.
 #
 # 1. Installs Mesa's software Vulkan driver (llvmpipe) with apt-get when no Vulkan driver
 #    is present, so that the @pytest.mark.vulkan tests run (as root, or through
 #    passwordless sudo; otherwise it says so and those tests are skipped).
 # 2. Creates or refreshes ./.venv (python3 -m venv; pip install -e '.[test]').
-# 3. pytest tests/ (arguments go to pytest instead: -m slow, or a file), then lit lit/ -v.
+# 3. pytest tests/ (arguments go to pytest instead: -m slow, or a file), then lit lit/ -v,
+#    then lint-imports.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -62,5 +64,9 @@ echo "==> lit lit/ -v"
 .venv/bin/lit lit/ -v
 lit_rc=$?
 
-echo "==> pytest exit status $pytest_rc, lit exit status $lit_rc"
-[ "$pytest_rc" -eq 0 ] && [ "$lit_rc" -eq 0 ]
+echo "==> lint-imports (layers point down; pyproject.toml [tool.importlinter])"
+.venv/bin/lint-imports
+imports_rc=$?
+
+echo "==> pytest exit status $pytest_rc, lit exit status $lit_rc, lint-imports exit status $imports_rc"
+[ "$pytest_rc" -eq 0 ] && [ "$lit_rc" -eq 0 ] && [ "$imports_rc" -eq 0 ]

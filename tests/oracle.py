@@ -37,13 +37,11 @@ def _flat_entry_text(computation) -> tuple[str, list[Shape], list[Shape]]:
     """MLIR text whose @main takes and returns only arrays (PjRt rejects tuples)."""
     from iree.compiler import ir
 
-    from dialect_ops import _emit
-    from hlo_mlir import context
+    from hlo_mlir import _emit, context, ir_access
 
     module = hlo_mlir.compiler.as_module(computation)
-    main = next(op for op in module.body.operations
-                if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == "main")
-    ftype = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
+    main = ir_access.entry_function(module)
+    ftype = ir_access.function_type(main)
     params = [Shape.from_mlir_type(t) for t in ftype.inputs]
     results = [Shape.from_mlir_type(t) for t in ftype.results]
     if not any(s.is_tuple for s in params + results):
@@ -93,16 +91,20 @@ def _flatten(args, shapes):
     return flat
 
 
-def run_xla(computation, *args, strict: bool = False):
+def run_xla(computation, *args, strict: bool = False, fold_constants: bool = True):
     """Runs ``computation`` on XLA CPU; returns an array or a flat tuple like hlo_mlir.runtime.
 
     ``strict`` disables XLA's algebraic simplifier (use it when XLA checks a pass of ours).
+    ``fold_constants=False`` also disables XLA's constant folding, whose evaluator differs
+    from XLA's compiled code (jaxlib 0.10.2: ``clz`` of a negative constant gives -32 where
+    the compiled op gives 0; the fuzzer, tests/fuzz, compares without it).
     """
     client, xc = _backend()
     text, params, results = _flat_entry_text(computation)
     options = xc.CompileOptions()
-    if strict:
-        options.env_option_overrides = [("xla_disable_hlo_passes", "algsimp")]
+    disabled = (["algsimp"] if strict else []) + ([] if fold_constants else ["constant_folding"])
+    if disabled:
+        options.env_option_overrides = [("xla_disable_hlo_passes", ",".join(disabled))]
     dev = client.local_devices()[0]
     exe = client.compile_and_load(text, xc.DeviceList((dev,)), options)
     from jax._src import core

@@ -157,7 +157,7 @@ def _compile_to_file(args: argparse.Namespace) -> None:
         if args.input.endswith(".py"):
             source["entry"] = args.entry
         manifest = artifacts.make_manifest(vmfb, output, target=args.target, flags=full_flags,
-                                           functions=artifacts.function_signatures(module), source=source)
+                                           functions=compiler.function_signatures(module), source=source)
     try:
         artifacts.save(output, vmfb, manifest)  # both files or neither
     except OSError as e:
@@ -182,9 +182,9 @@ def check_writable(path: str) -> None:
 def require_functions(module, path: str) -> None:
     """Raises ToolError (exit code 3) when ``module`` has no public function: an empty or
     declarations-only input has nothing to compile or run."""
-    from hlo_mlir import artifacts
+    from hlo_mlir import compiler
 
-    if not artifacts.function_signatures(module):
+    if not compiler.function_signatures(module):
         raise ToolError(f"{path}: the module has no public function to compile (is the input empty?).",
                         ExitCode.INPUT)
 

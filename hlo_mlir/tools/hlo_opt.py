@@ -165,10 +165,20 @@ def _parse_error_code(messages: list[str]) -> int:
     )
 
 
+def _semantics_checker(args):
+    """``SemanticsChecker`` under ``--verify-semantics``, else None: it compiles and runs, so
+    the compiler and the runtime load only when asked for."""
+    if not args.verify_semantics:
+        return None
+    from hlo_mlir.semantics import SemanticsChecker
+
+    return SemanticsChecker
+
+
 def _process_chunk(text: str, filename: str, args) -> _ChunkResult:
     from iree.compiler import ir
 
-    from hlo_mlir.context import get_context
+    from hlo_mlir.context import get_context, verify_module
     from hlo_mlir.errors import HloMlirError, VerificationError
     from pipelines.pipeline import format_diagnostic, run_pipeline
 
@@ -193,12 +203,15 @@ def _process_chunk(text: str, filename: str, args) -> _ChunkResult:
                     print_ir_before_all=args.print_ir_before_all,
                     timing=args.timing,
                     statistics=args.statistics,
-                    verify_semantics=args.verify_semantics,
+                    semantics_checker=_semantics_checker(args),
                     print_debuginfo=args.mlir_print_debuginfo,
                     out=sys.stderr,
                 )
-            elif args.pass_pipeline:
-                _run_raw_pipeline(module, args.pass_pipeline)
+            else:  # run_pipeline checks its input; here the parser's verifier ran, but it
+                # accepts operations of unregistered dialects (hlo_mlir.context): refuse them
+                verify_module(module, "the input module fails verification")
+                if args.pass_pipeline:
+                    _run_raw_pipeline(module, args.pass_pipeline)
         except VerificationError as e:
             head = e.message.splitlines()[0]
             result.diagnostics = [_located(filename, "error", m) for m in e.diagnostics] or [

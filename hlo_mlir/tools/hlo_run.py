@@ -386,16 +386,19 @@ def _meta_text(dims, dtype) -> str:
 
 # --- the run -----------------------------------------------------------------------------------
 def _load(args):
-    """LoadedModule for ``args.module``: a vmfb (manifest-checked) or an .mlir compiled first."""
-    from hlo_mlir import compiler, runtime
-    from hlo_mlir.errors import CompileError, HloMlirError
-    from hlo_mlir.tools.hlo_compile import _rename_source, load_source, require_functions
+    """LoadedModule for ``args.module``: a vmfb (manifest-checked) or an .mlir compiled first.
+    A vmfb needs the runtime only: a deployment without the compiler runs it."""
+    from hlo_mlir import runtime
 
     path = args.module
     if not os.path.isfile(path):
         what = "is a folder" if os.path.isdir(path) else "No such file or directory"
         raise ToolError(f"could not read {path!r}: {what}.", ExitCode.INPUT)
     if _is_mlir(path):
+        from hlo_mlir import compiler
+        from hlo_mlir.errors import CompileError, HloMlirError
+        from hlo_mlir.tools.hlo_compile import _rename_source, load_source, require_functions
+
         enter_phase("compile")
         module = load_source(path)
         require_functions(module, path)

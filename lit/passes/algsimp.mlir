@@ -325,3 +325,21 @@ func.func @tuple_element_of_tuple(%x: tensor<2xf32>, %y: tensor<3xi32>) -> (tens
   %1 = stablehlo.get_tuple_element %t[0] : (tuple<tensor<2xf32>, tensor<3xi32>>) -> tensor<2xf32>
   return %0, %1 : tensor<3xi32>, tensor<2xf32>
 }
+
+// -----
+
+// Check that a rank-0 dynamic_slice is its operand and a rank-0 dynamic_update_slice its
+// update (generic form: the pretty form of a rank-0 dynamic_slice does not parse), and that
+// ranked ones are kept.
+// CHECK-LABEL: func.func @rank0_dynamic_slice
+// CHECK-NOT: sizes = []
+// CHECK-NOT: stablehlo.dynamic_update_slice
+// CHECK: %[[D:.*]] = stablehlo.dynamic_slice %arg2, %arg3, sizes = [2]
+// CHECK-NOT: stablehlo.dynamic_update_slice
+// CHECK: return %arg0, %arg1, %[[D]]
+func.func @rank0_dynamic_slice(%x: tensor<f32>, %u: tensor<f32>, %v: tensor<3xf32>, %i: tensor<i32>) -> (tensor<f32>, tensor<f32>, tensor<2xf32>) {
+  %0 = "stablehlo.dynamic_slice"(%x) <{slice_sizes = array<i64>}> : (tensor<f32>) -> tensor<f32>
+  %1 = "stablehlo.dynamic_update_slice"(%x, %u) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %2 = stablehlo.dynamic_slice %v, %i, sizes = [2] : (tensor<3xf32>, tensor<i32>) -> tensor<2xf32>
+  return %0, %1, %2 : tensor<f32>, tensor<f32>, tensor<2xf32>
+}

@@ -75,3 +75,46 @@ func.func @nothing_to_do(%x: tensor<5xf32>, %y: tensor<5xf32>) -> (tensor<5xf32>
   }) : (tensor<5xf32>, tensor<5xf32>) -> (tensor<5xf32>, tensor<5xf32>)
   return %0#0, %0#1, %1#0 : tensor<5xf32>, tensor<5xf32>, tensor<5xf32>
 }
+
+// -----
+
+// Check that a value given for two operands is read through a barrier by its repeat (the
+// first stays), and that an operand given once gets none.
+// CHECK-LABEL: func.func @repeated_operand
+// CHECK: %[[Q:.*]] = stablehlo.optimization_barrier %arg1 : tensor<10xi32>
+// CHECK-NOT: stablehlo.optimization_barrier
+// CHECK: %[[S:.*]]:3 = "stablehlo.sort"(%arg0, %arg1, %[[Q]])
+// CHECK-NOT: stablehlo.optimization_barrier
+// CHECK: return %[[S]]#0, %[[S]]#1, %[[S]]#2
+func.func @repeated_operand(%k: tensor<10xi32>, %p: tensor<10xi32>) -> (tensor<10xi32>, tensor<10xi32>, tensor<10xi32>) {
+  %s:3 = "stablehlo.sort"(%k, %p, %p) <{dimension = 0 : i64, is_stable = false}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>, %c: tensor<i32>, %d: tensor<i32>, %e: tensor<i32>, %f: tensor<i32>):
+    %lt = stablehlo.compare LT, %a, %b, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %gt = stablehlo.compare LT, %b, %a, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %ng = stablehlo.not %gt : tensor<i1>
+    %pos = stablehlo.compare LT, %e, %f, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %tie = stablehlo.and %ng, %pos : tensor<i1>
+    %r = stablehlo.or %lt, %tie : tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }) : (tensor<10xi32>, tensor<10xi32>, tensor<10xi32>) -> (tensor<10xi32>, tensor<10xi32>, tensor<10xi32>)
+  return %s#0, %s#1, %s#2 : tensor<10xi32>, tensor<10xi32>, tensor<10xi32>
+}
+
+// -----
+
+// Check that an iota given twice gets one barrier per operand (shared-iota), none more.
+// CHECK-LABEL: func.func @repeated_iota
+// CHECK: %[[I:.*]] = stablehlo.iota dim = 0 : tensor<4xi32>
+// CHECK: %[[P:.*]] = stablehlo.optimization_barrier %[[I]] : tensor<4xi32>
+// CHECK: %[[Q:.*]] = stablehlo.optimization_barrier %[[I]] : tensor<4xi32>
+// CHECK-NOT: stablehlo.optimization_barrier
+// CHECK: "stablehlo.sort"(%arg0, %[[P]], %[[Q]])
+func.func @repeated_iota(%k: tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) {
+  %i = stablehlo.iota dim = 0 : tensor<4xi32>
+  %s:3 = "stablehlo.sort"(%k, %i, %i) <{dimension = 0 : i64, is_stable = false}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>, %c: tensor<i32>, %d: tensor<i32>, %e: tensor<i32>, %f: tensor<i32>):
+    %r = stablehlo.compare LT, %a, %b, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }) : (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>)
+  return %s#0, %s#1, %s#2 : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>
+}

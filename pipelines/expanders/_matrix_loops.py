@@ -6,28 +6,22 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-import numpy as np
 from iree.compiler import ir
 
-from dialect_ops import _emit
-from dialect_ops.constant import constant
 from dialect_ops.elementwise import binary, compare, select, unary
 from dialect_ops.indexing import dynamic_slice, dynamic_update_slice
 from dialect_ops.linalg import dot_general
 from dialect_ops.shape_ops import broadcast_in_dim, iota, transpose
 from dialect_ops.side_effects import optimization_barrier
+from hlo_mlir import _emit
 from hlo_mlir.shape import Shape
 from hlo_mlir.types import PrimitiveType
+from pipelines.values import scalar
 
-__all__ = ["counted_loop", "scalar", "zeros", "zeros_like", "conj", "adjoint", "swap_minor", "batched_matmul",
+__all__ = ["counted_loop", "zeros", "zeros_like", "conj", "adjoint", "swap_minor", "batched_matmul",
            "triangle_mask", "block_at", "update_block_at", "select_zero", "parts", "complex_of_parts"]
 
 _INDEX = PrimitiveType.S32
-
-
-def scalar(value, element_type: PrimitiveType) -> ir.Value:
-    """A rank-0 constant of ``element_type``."""
-    return constant(np.asarray(value, Shape.scalar_shape(element_type).dtype))
 
 
 def zeros_like(value: ir.Value) -> ir.Value:

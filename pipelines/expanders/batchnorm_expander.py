@@ -27,21 +27,22 @@ import dataclasses
 import math
 from typing import Sequence
 
-import numpy as np
 from iree.compiler import ir
 
-from dialect_ops import _emit
-from dialect_ops.constant import constant
 from dialect_ops.elementwise import binary, unary
 from dialect_ops.reduction import reduce
 from dialect_ops.shape_ops import broadcast_in_dim
+from hlo_mlir import _emit
+from hlo_mlir.ir_access import float_attr, int_attr
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
+from pipelines.values import scalar
 
 __all__ = ["BatchNormExpander"]
 
 
 @register
+@dataclasses.dataclass
 class BatchNormExpander(ExpanderPass):
     """Expands batch_norm_grad (training, inference on request) into element-wise ops and reductions."""
 
@@ -67,13 +68,13 @@ class _Normalization:
     def __init__(self, op):
         self.operands = list(op.operands)
         self.shape = _emit.shape_of(op.operands[0])
-        self.feature_index = ir.IntegerAttr(op.attributes["feature_index"]).value
-        self.epsilon = ir.FloatAttr(op.attributes["epsilon"]).value
+        self.feature_index = int_attr(op, "feature_index")
+        self.epsilon = float_attr(op, "epsilon")
         self.reduced = [d for d in range(self.shape.rank) if d != self.feature_index]
         self.count = math.prod(self.shape.dimensions[d] for d in self.reduced)
 
     def scalar(self, value: float) -> ir.Value:
-        return constant(np.asarray(value, self.shape.dtype))
+        return scalar(value, self.shape.element_type)
 
     def spread(self, feature: ir.Value) -> ir.Value:
         """A per-feature value broadcast to the operand's shape."""

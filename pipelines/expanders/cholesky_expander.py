@@ -29,17 +29,18 @@ from typing import Sequence
 import numpy as np
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops.elementwise import binary, compare, select, unary
 from dialect_ops.reduction import reduce
 from dialect_ops.shape_ops import broadcast_in_dim, iota
+from hlo_mlir import _emit
+from hlo_mlir.ir_access import bool_attr
 from hlo_mlir.shape import Shape
 from hlo_mlir.types import PrimitiveType
-from pipelines.expanders._index_bounds import bool_attr
-from pipelines.expanders._matrix_loops import (adjoint, batched_matmul, block_at, counted_loop, scalar,
-                                               select_zero, update_block_at, zeros_like)
+from pipelines.expanders._matrix_loops import (adjoint, batched_matmul, block_at, counted_loop, select_zero,
+                                               update_block_at, zeros_like)
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
+from pipelines.values import scalar
 
 __all__ = ["CholeskyExpander"]
 

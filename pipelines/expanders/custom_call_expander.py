@@ -25,10 +25,12 @@ from typing import Sequence
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops.custom_call import custom_call_expansion, registered_custom_call_targets
 from dialect_ops.tuple_ops import get_tuple_element
+from hlo_mlir import _emit
 from hlo_mlir.builder import XlaComputation
+from hlo_mlir.call_graph import import_computation
+from hlo_mlir.ir_access import string_attr
 from hlo_mlir.shape import Shape
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
@@ -37,7 +39,7 @@ __all__ = ["CustomCallExpander", "call_target", "backend_config_text"]
 
 
 def call_target(op) -> str:
-    return ir.StringAttr(op.attributes["call_target_name"]).value
+    return string_attr(op, "call_target_name")
 
 
 def backend_config_text(op) -> str:
@@ -78,6 +80,4 @@ class CustomCallExpander(ExpanderPass):
 
     def _import(self, computation: XlaComputation) -> str:
         """The private function holding ``computation`` in the module (imported once)."""
-        from hlo_mlir.module import import_computation
-
         return import_computation(self._module, computation, self._imported)

@@ -34,13 +34,14 @@ from typing import Sequence
 import numpy as np
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops.constant import constant
 from dialect_ops.elementwise import binary, unary
 from dialect_ops.fft import FftType, fft
 from dialect_ops.linalg import dot_general
 from dialect_ops.shape_ops import broadcast_in_dim, reshape, rev, transpose
 from dialect_ops.slicing import concatenate, slice_
+from hlo_mlir import _emit
+from hlo_mlir.ir_access import fft_type, int_array
 from hlo_mlir.types import PrimitiveType
 from pipelines.expanders._matrix_loops import complex_of_parts, parts, zeros
 from pipelines.pass_base import ExpanderPass
@@ -52,6 +53,7 @@ _NATIVE_TYPES = (PrimitiveType.F32, PrimitiveType.C64)
 
 
 @register
+@dataclasses.dataclass
 class FftExpander(ExpanderPass):
     """Rewrites FFTs IREE rejects (multi-axis, non-power-of-two, f64) into 1-D FFTs and DFT products."""
 
@@ -69,7 +71,7 @@ class FftExpander(ExpanderPass):
                     and all(s.element_count() for s in shapes))
 
     def expand(self, op) -> Sequence[ir.Value]:
-        kind = FftType[str(op.attributes["fft_type"]).split()[-1].rstrip(">")]
+        kind = FftType[fft_type(op)]
         lengths = _lengths(op)
         result = _emit.shape_of(op.result)
         if not result.element_count():
@@ -91,7 +93,7 @@ class FftExpander(ExpanderPass):
 
 
 def _lengths(op) -> list[int]:
-    return list(ir.DenseI64ArrayAttr(op.attributes["fft_length"]))
+    return int_array(op, "fft_length")
 
 
 def _native(n: int, element_type: PrimitiveType) -> bool:

@@ -54,16 +54,17 @@ from typing import Sequence
 import numpy as np
 from iree.compiler import ir
 
-from dialect_ops import _emit
-from dialect_ops.constant import constant
 from dialect_ops.elementwise import binary, bitcast_convert, compare, convert, select, unary
 from dialect_ops.rng import RandomAlgorithm, rng_bit_generator
 from dialect_ops.shape_ops import broadcast_in_dim, reshape
 from dialect_ops.slicing import concatenate, slice_
+from hlo_mlir import _emit
+from hlo_mlir.ir_access import rng_distribution, symbol_name
 from hlo_mlir.shape import Shape
 from hlo_mlir.types import PrimitiveType as T
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
+from pipelines.values import scalar
 
 __all__ = ["RngExpander", "STATE_NAME"]
 
@@ -83,16 +84,13 @@ def _splitmix64(x: int) -> int:
     return x ^ (x >> 31)
 
 
-def _scalar(value, t: T) -> ir.Value:
-    return constant(np.asarray(value, dtype=Shape.scalar_shape(t).dtype))
-
-
 def _to(x: ir.Value, t: T) -> ir.Value:
     """``x`` converted to element type ``t`` (itself when it already has it)."""
     return x if _emit.shape_of(x).element_type is t else convert(x, t)
 
 
 @register
+@dataclasses.dataclass
 class RngExpander(ExpanderPass):
     """Lowers stablehlo.rng to THREE_FRY bits on a module-level state (IREE's rng repeats itself)."""
 
@@ -118,9 +116,8 @@ class RngExpander(ExpanderPass):
         shape = _emit.shape_of(op.results[0])
         if shape.element_count() == 0:
             return [broadcast_in_dim(a, shape.dimensions, [])]
-        distribution = str(op.attributes["rng_distribution"])
         t = shape.element_type
-        if "NORMAL" in distribution:
+        if rng_distribution(op) == "NORMAL":
             return [self._normal(a, b, shape)]
         if t.is_floating_point:
             return [self._uniform_float(a, b, shape)]
@@ -141,7 +138,7 @@ class RngExpander(ExpanderPass):
         body = self._module.body
         for existing in body.operations:
             if existing.operation.name == "ml_program.global" and \
-                    ir.StringAttr(existing.attributes["sym_name"]).value == STATE_NAME:
+                    symbol_name(existing) == STATE_NAME:
                 return
         key = _splitmix64(self.seed & ((1 << 64) - 1))
         with ir.InsertionPoint.at_block_begin(body), ir.Location.unknown():
@@ -160,8 +157,8 @@ class RngExpander(ExpanderPass):
         bits_type = T.U64 if wide is T.F64 else T.U32
         m = _MANTISSA_BITS[wide]
         bits = self._bits(bits_type, dims)
-        top = binary("ShiftRightLogical", bits, _scalar(bits_type.bit_width - m, bits_type))
-        return binary("Mul", convert(top, wide), _scalar(2.0 ** -m, wide))
+        top = binary("ShiftRightLogical", bits, scalar(bits_type.bit_width - m, bits_type))
+        return binary("Mul", convert(top, wide), scalar(2.0 ** -m, wide))
 
     def _uniform_float(self, a: ir.Value, b: ir.Value, shape: Shape) -> ir.Value:
         """u * (b - a) + a, capped below b; f16/bf16 computed in f32 and rounded."""
@@ -171,7 +168,7 @@ class RngExpander(ExpanderPass):
         aw, bw = _to(a, wide), _to(b, wide)
         r = binary("Add", binary("Mul", u, binary("Sub", bw, aw)), aw)
         r = _to(r, t)
-        below_b = _emit.create("chlo.next_after", [b, _scalar(-np.inf, t)], [b.type]).result
+        below_b = _emit.create("chlo.next_after", [b, scalar(-np.inf, t)], [b.type]).result
         return binary("Min", r, below_b)
 
     def _uniform_int(self, a: ir.Value, b: ir.Value, shape: Shape) -> ir.Value:
@@ -180,8 +177,8 @@ class RngExpander(ExpanderPass):
         wide = T.S64 if t.is_signed_integer else T.U64
         aw, bw = _to(a, wide), _to(b, wide)
         span = binary("Sub", bitcast_convert(bw, T.U64), bitcast_convert(aw, T.U64))
-        zero = compare(span, _scalar(0, T.U64), "EQ")
-        span = select(zero, _scalar(1, T.U64), span)
+        zero = compare(span, scalar(0, T.U64), "EQ")
+        span = select(zero, scalar(1, T.U64), span)
         offset = binary("Rem", self._bits(T.U64, shape.dimensions), span)
         r = binary("Add", aw, bitcast_convert(offset, wide))
         return _to(r, t)
@@ -193,10 +190,10 @@ class RngExpander(ExpanderPass):
         n = shape.element_count()
         half = -(-n // 2)
         u = self._unit(wide, [2, half])
-        u1 = binary("Sub", _scalar(1.0, wide), slice_(u, [0, 0], [1, half]))
+        u1 = binary("Sub", scalar(1.0, wide), slice_(u, [0, 0], [1, half]))
         u2 = slice_(u, [1, 0], [2, half])
-        radius = unary("Sqrt", binary("Mul", _scalar(-2.0, wide), unary("Log", u1)))
-        angle = binary("Mul", _scalar(2.0 * math.pi, wide), u2)
+        radius = unary("Sqrt", binary("Mul", scalar(-2.0, wide), unary("Log", u1)))
+        angle = binary("Mul", scalar(2.0 * math.pi, wide), u2)
         z = concatenate([binary("Mul", radius, unary("Sin", angle)),
                          binary("Mul", radius, unary("Cos", angle))], 0)
         z = reshape(slice_(reshape(z, [2 * half]), [0], [n]), shape.dimensions)

@@ -29,10 +29,10 @@ from typing import Sequence
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops.elementwise import binary
 from dialect_ops.shape_ops import rev
-from pipelines.expanders._index_bounds import bool_attr
+from hlo_mlir import _emit
+from hlo_mlir.ir_access import bool_attr, transpose_a
 from pipelines.expanders._matrix_loops import (batched_matmul, block_at, conj, counted_loop, select_zero,
                                                swap_minor, triangle_mask, update_block_at, zeros_like)
 from pipelines.pass_base import ExpanderPass
@@ -53,13 +53,12 @@ class TriangularSolveExpander(ExpanderPass):
 
     def expand(self, op) -> Sequence[ir.Value]:
         a, b = op.operands
-        transpose_a = str(op.attributes["transpose_a"]).split()[-1].rstrip(">")
-        right_side = not bool_attr(op, "left_side")
-        transposed = (transpose_a != "NO_TRANSPOSE") != right_side
+        transpose, right_side = transpose_a(op), not bool_attr(op, "left_side")
+        transposed = (transpose != "NO_TRANSPOSE") != right_side
         lower = bool_attr(op, "lower") != transposed
         if transposed:
             a = swap_minor(a)
-        if transpose_a == "ADJOINT":
+        if transpose == "ADJOINT":
             a = conj(a)
         if right_side:
             b = swap_minor(b)

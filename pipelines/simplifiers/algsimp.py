@@ -26,14 +26,14 @@ Example (``O1``)::
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 from iree.compiler import ir
 
-from dialect_ops import _emit, elementwise, op_facts
+from dialect_ops import elementwise, op_facts, shape_ops
+from hlo_mlir import _emit
+from hlo_mlir.ir_access import comparison_direction, comparison_type, int_array, int_attr
 from hlo_mlir.shape import Shape
-from pipelines.matchers import element_dtype, i64_array_attr, is_constant, producer, same_bits, splat_of
+from pipelines.matchers import element_dtype, is_constant, producer, same_bits, splat_of
 from pipelines.pass_base import PatternPass, pattern
 from pipelines.registry import register
 
@@ -180,8 +180,6 @@ def xor_self(op):
     return [_splat_constant(np.array(0), op.results[0])]
 
 
-_DIRECTION = re.compile(r"comparison_direction\s+(\w+)")
-_COMPARE_TYPE = re.compile(r"comparison_type\s+(\w+)")
 _REFLEXIVE = {"EQ": True, "GE": True, "LE": True, "NE": False, "GT": False, "LT": False}
 
 
@@ -192,15 +190,10 @@ def compare_self(op):
     lhs, rhs = op.operands
     if lhs != rhs:
         return None
-    m = _DIRECTION.search(str(op.attributes["comparison_direction"]))
-    ctype = (
-        _COMPARE_TYPE.search(str(op.attributes["compare_type"])) if "compare_type" in op.attributes else None
-    )
     exact_types = _type_class(lhs) in ("int", "pred")
-    total_order = ctype is not None and ctype.group(1) == "TOTALORDER"
-    if m is None or not (exact_types or total_order):
+    if not (exact_types or comparison_type(op) == "TOTALORDER"):
         return None
-    return [_splat_constant(np.array(_REFLEXIVE[m.group(1)]), op.results[0])]
+    return [_splat_constant(np.array(_REFLEXIVE[comparison_direction(op)]), op.results[0])]
 
 
 # --- select ------------------------------------------------------------------------------
@@ -238,8 +231,6 @@ def same_type_noop(op):
 @pattern("stablehlo.reshape")
 def reshape_of_reshape(op):
     """reshape(reshape(x)) -> reshape(x) (row-major order is kept by both)."""
-    from dialect_ops import shape_ops
-
     inner = producer(op.operands[0], "stablehlo.reshape")
     if inner is None:
         return None
@@ -249,19 +240,17 @@ def reshape_of_reshape(op):
 @pattern("stablehlo.transpose")
 def identity_transpose(op):
     """transpose(x, [0, 1, ..., n-1]) -> x."""
-    perm = i64_array_attr(op, "permutation")
+    perm = int_array(op, "permutation")
     return [op.operands[0]] if perm == list(range(len(perm))) else None
 
 
 @pattern("stablehlo.transpose")
 def transpose_of_transpose(op):
     """transpose(transpose(x, p), q) -> transpose(x, [p[q[i]] for i]) (result dim i is x's p[q[i]])."""
-    from dialect_ops import shape_ops
-
     inner = producer(op.operands[0], "stablehlo.transpose")
     if inner is None:
         return None
-    p, q = i64_array_attr(inner, "permutation"), i64_array_attr(op, "permutation")
+    p, q = int_array(inner, "permutation"), int_array(op, "permutation")
     return [shape_ops.transpose(inner.operands[0], [p[i] for i in q])]
 
 
@@ -269,19 +258,17 @@ def transpose_of_transpose(op):
 def identity_broadcast(op):
     """broadcast_in_dim(x : T, dims = [0, ..., n-1]) : T -> x."""
     x = op.operands[0]
-    dims = i64_array_attr(op, "broadcast_dimensions")
+    dims = int_array(op, "broadcast_dimensions")
     return [x] if x.type == op.results[0].type and dims == list(range(len(dims))) else None
 
 
 @pattern("stablehlo.broadcast_in_dim")
 def broadcast_of_broadcast(op):
     """broadcast_in_dim(broadcast_in_dim(x, d1), d2) -> broadcast_in_dim(x, [d2[d1[i]] for i])."""
-    from dialect_ops import shape_ops
-
     inner = producer(op.operands[0], "stablehlo.broadcast_in_dim")
     if inner is None:
         return None
-    d1, d2 = i64_array_attr(inner, "broadcast_dimensions"), i64_array_attr(op, "broadcast_dimensions")
+    d1, d2 = int_array(inner, "broadcast_dimensions"), int_array(op, "broadcast_dimensions")
     out = list(ir.RankedTensorType(op.results[0].type).shape)
     return [shape_ops.broadcast_in_dim(inner.operands[0], out, [d2[d] for d in d1])]
 
@@ -293,6 +280,19 @@ def concatenate_single(op):
     return [operands[0]] if len(operands) == 1 and operands[0].type == op.results[0].type else None
 
 
+@pattern("stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice")
+def rank0_dynamic_slice(op):
+    """dynamic_slice(x) -> x and dynamic_update_slice(x, u) -> u for rank 0 (no start indices).
+
+    A rank-0 slice is all of its operand, a rank-0 update all of the result (spec:
+    DynamicSlice, DynamicUpdateSlice); the printed rank-0 dynamic_slice does not parse."""
+    result = op.results[0]
+    if not isinstance(result.type, ir.RankedTensorType) or result.type.rank != 0:
+        return None
+    whole = op.operands[0 if op.operation.name == "stablehlo.dynamic_slice" else 1]
+    return [whole] if whole.type == result.type else None
+
+
 # --- tuples (XLA's TupleSimplifier) ---------------------------------------------------------
 @pattern("stablehlo.get_tuple_element")
 def tuple_element_of_tuple(op):
@@ -300,7 +300,7 @@ def tuple_element_of_tuple(op):
     inner = producer(op.operands[0], "stablehlo.tuple")
     if inner is None:
         return None
-    return [inner.operands[ir.IntegerAttr(op.attributes["index"]).value]]
+    return [inner.operands[int_attr(op, "index")]]
 
 
 PATTERNS = (
@@ -325,6 +325,7 @@ PATTERNS = (
     identity_broadcast,
     broadcast_of_broadcast,
     concatenate_single,
+    rank0_dynamic_slice,
     tuple_element_of_tuple,
 )
 

@@ -23,15 +23,16 @@ Example::
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Callable
 
 import numpy as np
 from iree.compiler import ir
 
-from dialect_ops import _emit, op_facts
+from dialect_ops import op_facts
+from hlo_mlir import _emit
+from hlo_mlir.ir_access import comparison_direction, comparison_type, int_array, int_attr
 from hlo_mlir.shape import Shape
-from pipelines.matchers import constant_array, element_dtype, i64_array_attr, same_bits, splat_of
+from pipelines.matchers import constant_array, element_dtype, same_bits, splat_of
 from pipelines.pass_base import PatternPass, pattern
 from pipelines.registry import register
 
@@ -53,8 +54,6 @@ _COMPARE = {
     "LE": np.less_equal,
     "LT": np.less,
 }
-_DIRECTION = re.compile(r"comparison_direction\s+(\w+)")
-_COMPARE_TYPE = re.compile(r"comparison_type\s+(\w+)")
 
 
 def _result_shape(op) -> Shape | None:
@@ -103,11 +102,8 @@ def _unary(op, x):
 
 @FOLDERS.register("stablehlo.compare")
 def _compare(op, x, y):
-    direction = _DIRECTION.search(str(op.attributes["comparison_direction"])).group(1)
-    ctype = (
-        _COMPARE_TYPE.search(str(op.attributes["compare_type"])) if "compare_type" in op.attributes else None
-    )
-    kind = ctype.group(1) if ctype else "FLOAT"
+    direction = comparison_direction(op)
+    kind = comparison_type(op) or "FLOAT"
     if (
         kind == "TOTALORDER"
         or (kind == "SIGNED") != (x.dtype.kind == "i")
@@ -165,7 +161,7 @@ def _reshape(op, x):
 
 @FOLDERS.register("stablehlo.transpose")
 def _transpose(op, x):
-    return np.transpose(x, i64_array_attr(op, "permutation"))
+    return np.transpose(x, int_array(op, "permutation"))
 
 
 @FOLDERS.register("stablehlo.broadcast_in_dim")
@@ -173,7 +169,7 @@ def _broadcast(op, x):
     """Folded only to a splat (like XLA, a large constant would cost more than the broadcast)."""
     if x.size != 1:
         return None
-    dims = i64_array_attr(op, "broadcast_dimensions")
+    dims = int_array(op, "broadcast_dimensions")
     out = list(ir.RankedTensorType(op.results[0].type).shape)
     expanded = [1] * len(out)
     for i, d in enumerate(dims):
@@ -185,16 +181,17 @@ def _broadcast(op, x):
 
 @FOLDERS.register("stablehlo.slice")
 def _slice(op, x):
-    start, limit, strides = (i64_array_attr(op, k) for k in ("start_indices", "limit_indices", "strides"))
+    start, limit, strides = (int_array(op, k) for k in ("start_indices", "limit_indices", "strides"))
     return x[tuple(slice(a, b, s) for a, b, s in zip(start, limit, strides, strict=True))]
 
 
 @FOLDERS.register("stablehlo.concatenate")
 def _concatenate(op, *xs):
-    return np.concatenate(xs, axis=int(ir.IntegerAttr(op.attributes["dimension"]).value))
+    return np.concatenate(xs, axis=int_attr(op, "dimension"))
 
 
 @register
+@dataclasses.dataclass
 class ConstantFolding(PatternPass):
     """Constant folding: replace ops of constant operands by their exact result (size-capped)."""
 

@@ -36,11 +36,13 @@ import math
 import numpy as np
 from iree.compiler import ir
 
-from dialect_ops import _emit, op_facts
+from dialect_ops import op_facts
 from dialect_ops.reduction import reduce
 from dialect_ops.shape_ops import reshape
 from dialect_ops.slicing import pad
-from pipelines.matchers import element_dtype, i64_array_attr, same_bits, splat_of
+from hlo_mlir import _emit
+from hlo_mlir.ir_access import int_array
+from pipelines.matchers import element_dtype, same_bits, splat_of
 from pipelines.pass_base import ExpanderPass
 from pipelines.regions import copy_of
 from pipelines.registry import register
@@ -49,6 +51,7 @@ __all__ = ["TreeReductionRewriter"]
 
 
 @register
+@dataclasses.dataclass
 class TreeReductionRewriter(ExpanderPass):
     """Split long reductions into few results into two reductions (rows of ``window``, then the rest)."""
 
@@ -68,12 +71,12 @@ class TreeReductionRewriter(ExpanderPass):
         if shape.is_dynamic or math.prod(_emit.shape_of(op.results[0]).dimensions) > self.max_results:
             return False
         # No reduced dimension (valid: each result is its element combined with the init) has nothing to split.
-        n = max((shape.dimensions[d] for d in i64_array_attr(op, "dimensions")), default=0)
+        n = max((shape.dimensions[d] for d in int_array(op, "dimensions")), default=0)
         return n >= max(self.min_size, 2 * self.window) and _init_repeats_safely(op)
 
     def expand(self, op) -> list[ir.Value]:
         x, init = op.operands
-        dims = sorted(i64_array_attr(op, "dimensions"))
+        dims = sorted(int_array(op, "dimensions"))
         sizes = list(_emit.shape_of(x).dimensions)
         d = max(dims, key=lambda i: sizes[i])
         rows = -(-sizes[d] // self.window)

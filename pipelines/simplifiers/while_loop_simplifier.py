@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from iree.compiler import ir
 
-from dialect_ops import _emit
+from hlo_mlir import _emit
 from pipelines.pass_base import Pass
 from pipelines.registry import register
 from pipelines.simplifiers.while_loop_unroller import has_side_effects, trip_count, unroll_fully, while_ops

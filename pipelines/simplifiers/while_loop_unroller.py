@@ -53,15 +53,15 @@ from __future__ import annotations
 
 import dataclasses
 import operator
-import re
 from typing import Iterable, Sequence
 
 import numpy as np
 from iree.compiler import ir
 
-from dialect_ops import _emit
 from dialect_ops.constant import constant
 from dialect_ops.elementwise import binary
+from hlo_mlir import _emit
+from hlo_mlir.ir_access import bool_attr, comparison_direction, comparison_type
 from pipelines.matchers import element_dtype, producer, splat_of
 from pipelines.pass_base import Pass
 from pipelines.regions import clone_ops
@@ -83,8 +83,6 @@ _EFFECTFUL = frozenset({
 _FLIPPED = {"LT": "GT", "LE": "GE", "GT": "LT", "GE": "LE", "EQ": "EQ", "NE": "NE"}
 _HOLDS = {"LT": operator.lt, "LE": operator.le, "GT": operator.gt, "GE": operator.ge, "EQ": operator.eq,
           "NE": operator.ne}
-_DIRECTION = re.compile(r"comparison_direction\s+(\w+)")
-_COMPARE_TYPE = re.compile(r"comparison_type\s+(\w+)")
 
 
 # --- trip count analysis --------------------------------------------------------------------
@@ -181,7 +179,7 @@ def _condition(op) -> tuple[int, str, int] | bool | None:
     if len(rest) != 1 or compare.operation.name != "stablehlo.compare" or compare.results[0] != predicate:
         return None
     arguments = {a: i for i, a in enumerate(block.arguments)}
-    direction = _DIRECTION.search(str(compare.attributes["comparison_direction"])).group(1)
+    direction = comparison_direction(compare)
     lhs, rhs = compare.operands
     if lhs in arguments:
         index, other = arguments[lhs], rhs
@@ -193,10 +191,8 @@ def _condition(op) -> tuple[int, str, int] | bool | None:
     dtype = element_dtype(lhs)
     if bound is None or dtype is None or dtype.kind not in "iu":
         return None
-    if "compare_type" in compare.attributes:
-        ctype = _COMPARE_TYPE.search(str(compare.attributes["compare_type"]))
-        if ctype is None or ctype.group(1) != ("SIGNED" if dtype.kind == "i" else "UNSIGNED"):
-            return None
+    if comparison_type(compare) not in (None, "SIGNED" if dtype.kind == "i" else "UNSIGNED"):
+        return None
     return index, direction, bound
 
 
@@ -252,7 +248,7 @@ def _nested(ops: Iterable) -> list:
 
 def _has_side_effect(op) -> bool:
     if op.name == "stablehlo.custom_call":
-        return "has_side_effect" in op.attributes and ir.BoolAttr(op.attributes["has_side_effect"]).value
+        return bool_attr(op, "has_side_effect")
     return op.name in _EFFECTFUL
 
 
@@ -368,6 +364,7 @@ def unroll_factor(count: int, body_size: int, max_ops: int, max_factor: int) -> 
 
 
 @register
+@dataclasses.dataclass
 class WhileLoopUnroller(Pass):
     """Unroll while loops with a static trip count and a small body, fully or partially."""
 

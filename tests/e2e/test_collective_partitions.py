@@ -18,7 +18,7 @@ import pytest
 
 import hlo_mlir
 from hlo_mlir.compiler import as_module, prepare
-from pipelines.expanders.replica_emulation import run_replicated
+from hlo_mlir.replicas import run_replicated
 from tests.oracle import assert_close
 from tests.xla_replicas import run_xla_replicated
 
@@ -186,7 +186,7 @@ def test_issue_all_reduce_survives_compile():
 
 def test_grid_errors():
     from hlo_mlir.errors import InvalidArgumentError
-    from pipelines.expanders.replica_emulation import emulate_replicas
+    from pipelines.legalizations.emulate_replicas import emulate_replicas
 
     text = case_issue()[0]
     with pytest.raises(InvalidArgumentError, match=r"emulate-replicas requires num-partitions equal to the module's "

@@ -19,7 +19,8 @@ from dialect_ops.collectives import set_replica_count
 from hlo_mlir import (Add, AllGather, AllReduce, AllToAll, Call, CollectivePermute, ConstantR0, ConvertElementType,
                       CrossReplicaSum, DTypeError, Gt, InvalidArgumentError, Lt, Max, Parameter, ReduceScatter,
                       ReplicaId, Select, Shape, ShapeError, Tuple, While, XlaBuilder)
-from pipelines.expanders.replica_emulation import emulate_replicas, run_replicated
+from hlo_mlir.replicas import run_replicated
+from pipelines.legalizations.emulate_replicas import emulate_replicas
 from tests.oracle import assert_close
 from tests.xla_replicas import run_xla_replicated
 

@@ -1,7 +1,7 @@
 """End to end: constants of every dtype and shape, special values, Python scalar typing
 (XLA's ConstantR0: bool -> PRED, int -> S32, float -> F32, complex -> C64), helpers.
 
-Complex constants crash the pinned IREE unless legalized (pipelines/legalize.py); a
+Complex constants crash the pinned IREE unless legalized (complex-constant-parts); a
 regression would kill the test process, so one test first compiles them in a child.
 """
 

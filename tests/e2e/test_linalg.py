@@ -241,7 +241,7 @@ def test_error_precision_config():
 
 def test_dot_of_widened_unsigned_operands():
     """Dot of convert(u8 -> s32) operands: IREE folds the widening into the contraction
-    as a sign extension unless pipelines/legalize.py masks it back to a zero extension."""
+    as a sign extension unless unsigned-dot-zero-extension masks it back to a zero extension."""
     b = XlaBuilder("widened_unsigned")
     x, y = Parameter(b, 0, Shape.parse("u8[3]")), Parameter(b, 1, Shape.parse("u8[3,2]"))
     comp = b.build(Dot(ConvertElementType(x, PrimitiveType.S32), ConvertElementType(y, PrimitiveType.S32)))

@@ -23,7 +23,8 @@ from scipy import stats
 from hlo_mlir import (CompileError, DTypeError, InvalidArgumentError, Add, Constant, ConstantR0, DynamicUpdateSlice, GetTupleElement,
                       Lt, Parameter, RandomAlgorithm, Reshape, RngBernoulli, RngBitGenerator, RngNormal,
                       RngUniform, Shape, ShapeError, Tuple, While, XlaBuilder, compiler)
-from pipelines import legalize, registry
+from pipelines import registry
+from pipelines.analyses.libm_flags import required_flags
 from hlo_mlir import compile as hlo_compile, runtime
 from tests.oracle import run_iree, run_xla
 from tests.op_samples.rng import philox_bits, threefry_bits
@@ -43,12 +44,12 @@ def legalized(computation, passes=("rng-expander",), **options):
 def load_ours(computation, passes=("rng-expander",), **options):
     """The compiled ``main`` of ``computation`` after ``passes`` (one compile, many calls)."""
     module = legalized(computation, passes, **options)
-    return runtime.load(hlo_compile(module, flags=legalize.required_flags(module))).main
+    return runtime.load(hlo_compile(module, flags=required_flags(module))).main
 
 
 def run_ours(computation, *args, passes=("rng-expander",), **options):
     module = legalized(computation, passes, **options)
-    return run_iree(module, *args, flags=legalize.required_flags(module))
+    return run_iree(module, *args, flags=required_flags(module))
 
 
 def bits_of(x):

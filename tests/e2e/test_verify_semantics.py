@@ -25,10 +25,10 @@ from hlo_mlir import (
     Tuple,
     XlaBuilder,
 )
+from hlo_mlir.semantics import SemanticsChecker, SemanticsError, first_difference, tolerance
 from pipelines import registry
 from pipelines.pass_base import PatternPass, pattern
 from pipelines.pipeline import run_pipeline
-from pipelines.semantics import SemanticsError, first_difference, tolerance
 
 
 @pattern("stablehlo.add")
@@ -96,7 +96,7 @@ def test_wrong_pass_is_caught_with_its_name(wrong_pass):
         r"output 0 at index \[\d+, \d+\]: before .*, after .*"
         r"\(float32, rtol=1e-05, atol=1e-06\)",
     ) as e:
-        run_pipeline(computation.module, f"algsimp,{wrong_pass},dce", verify_semantics=True)
+        run_pipeline(computation.module, f"algsimp,{wrong_pass},dce", semantics_checker=SemanticsChecker)
     assert e.value.pass_name == wrong_pass
 
 
@@ -104,14 +104,14 @@ def test_wrong_pass_on_integers_is_caught_exactly(wrong_pass):
     with pytest.raises(
         SemanticsError, match=r"pass 'test-wrong-add' .* output \d at index \[\d\]: .*\(int32, exact\)"
     ):
-        run_pipeline(integer_ops().module, wrong_pass, verify_semantics=True)
+        run_pipeline(integer_ops().module, wrong_pass, semantics_checker=SemanticsChecker)
 
 
 @pytest.mark.parametrize("build", [polynomial, integer_ops, shapes], ids=lambda f: f.__name__)
 def test_o2_preserves_semantics(build):
     computation = build()
     before = str(computation)
-    result = run_pipeline(computation.module, "O2", verify_semantics=True)
+    result = run_pipeline(computation.module, "O2", semantics_checker=SemanticsChecker)
     assert result.changed and str(computation) != before
     assert result.semantics_seconds > 0
     text = str(computation)

@@ -9,7 +9,7 @@ import numpy as np
 from dialect_ops.collectives import set_replica_count
 from hlo_mlir import (Add, AllGather, AllReduce, AllToAll, CollectivePermute, ConvertElementType, CrossReplicaSum,
                       Parameter, ReduceScatter, ReplicaId, Shape, XlaBuilder)
-from pipelines.expanders.replica_emulation import emulate_replicas
+from pipelines.legalizations.emulate_replicas import emulate_replicas
 from tests.op_samples import Sample
 
 N = 2

@@ -3,6 +3,7 @@ the user's file:line; valid calls infer XLA's result shapes."""
 
 from __future__ import annotations
 
+import ast
 import inspect
 import os
 
@@ -194,3 +195,28 @@ def test_python_scalars_take_the_operands_type():
     (i,) = _params("u8[2]")
     assert (i >> 1).shape == Shape.parse("u8[2]")
     assert "shift_right_logical" in str((i >> np.uint8(1)).value.owner)
+
+
+def _statically_bound(module) -> set[str]:
+    """The names a type checker sees bound at module level in ``module``'s source."""
+    names = set()
+    for node in ast.parse(inspect.getsource(module)).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.ImportFrom):
+            names.update(alias.asname or alias.name for alias in node.names)
+        elif isinstance(node, ast.Assign):
+            names.update(n.id for target in node.targets for n in ast.walk(target) if isinstance(n, ast.Name))
+    return names
+
+
+def test_every_op_is_a_static_definition_with_a_spec_docstring():
+    """mypy, IDEs and help() see every op: each exported name is bound in the source (no
+    ``globals()`` updates), every table row is exported, and each op documents its spec section."""
+    assert set(elementwise.__all__) <= _statically_bound(elementwise)
+    assert set(elementwise._UNARY) | set(elementwise._BINARY) <= set(elementwise.__all__)
+    for name in elementwise.__all__:
+        fn = getattr(elementwise, name)
+        if name[0].isupper():
+            assert fn.__name__ in (name, name.replace("Logical", "")), name
+            assert "(spec: " in fn.__doc__, (name, fn.__doc__)

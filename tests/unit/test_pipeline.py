@@ -126,6 +126,7 @@ def test_spec_errors_are_clear(spec, message):
 
 def test_option_types(test_pass):
     @test_pass
+    @dataclasses.dataclass
     class Typed(Pass):
         """Test pass with typed options."""
 
@@ -282,6 +283,21 @@ def test_pass_options_are_dataclass_fields():
     cls = registry.get("constant-folding")
     assert dataclasses.is_dataclass(cls)
     assert {o.name: o.default for o in cls.options()} == {"max-iterations": 10, "max-elements": 65536}
+
+
+def test_options_need_an_explicit_dataclass():
+    """A typed option on a class without ``@dataclasses.dataclass`` would be ignored: refused."""
+
+    class Undeclared(Pass):
+        """Test pass whose option is not a dataclass field."""
+
+        name = "test-undeclared-option"
+        limit: int = 3
+
+    with pytest.raises(InvalidArgumentError, match=r"options of pass 'test-undeclared-option' to be fields "
+                       r"of a @dataclasses.dataclass; got typed attributes \['limit'\]"):
+        registry.register(Undeclared)
+    assert "__dataclass_fields__" not in vars(registry.get("cse"))  # no options, no decorator
 
 
 def _chain_module(n: int) -> ir.Module:

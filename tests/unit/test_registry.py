@@ -1,4 +1,5 @@
-"""Registry invariants (STYLE.md point 6): every pass has a summary, a lit file and name == key."""
+"""Registry invariants (STYLE.md points 6 and 9): every pass has a summary, a lit file,
+name == key, and lives in the folder of its kind in a module named after it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from hlo_mlir.errors import InvalidArgumentError
 from pipelines import registry
-from pipelines.pass_base import Pass
+from pipelines.pass_base import ExpanderPass, Pass, PatternPass
 
 LIT_PASSES = os.path.join(os.path.dirname(__file__), "..", "..", "lit", "passes")
 PASSES = registry.all_passes()
@@ -30,6 +31,28 @@ def test_pass_is_well_formed(name):
         assert re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", opt.name)
         assert isinstance(opt.default, opt.type), (opt.name, opt.default, opt.type)
     cls()  # constructible with defaults
+
+
+@pytest.mark.parametrize("name", sorted(PASSES))
+def test_pass_module_is_named_after_it_in_the_folder_of_its_kind(name):
+    """``sort-network-expander`` lives in pipelines/expanders/sort_network_expander.py. The folder
+    says what a pass is: simplifiers are target-independent (no ``legalizes_for_iree``),
+    expanders are XLA's op expanders (ExpanderPass) that IREE needs, performance rewrites and
+    analyses run in ``iree-legalize``, and analyses rewrite nothing."""
+    cls = PASSES[name]
+    package, _, module = cls.__module__.rpartition(".")
+    assert module == name.replace("-", "_"), f"pass '{name}' is defined in {cls.__module__}"
+    kind = package.removeprefix("pipelines.")
+    assert package == f"pipelines.{kind}" and kind in registry.KINDS, f"pass '{name}' is in {package}"
+    for_iree = getattr(cls, "legalizes_for_iree", False)
+    if kind == "simplifiers":
+        assert not for_iree
+    if kind == "expanders":
+        assert issubclass(cls, ExpanderPass) and for_iree
+    if kind in ("performance", "analyses"):
+        assert for_iree
+    if kind == "analyses":
+        assert not issubclass(cls, (ExpanderPass, PatternPass))
 
 
 @pytest.mark.parametrize("name", sorted(PASSES))

@@ -100,7 +100,7 @@ def _prepared(name: str) -> bytes:
     bytecode: what the passes later in hlo_mlir.compile's pipeline see."""
     module = as_module(_QUANTIZED[name])
     run_pipeline(module, "O2,iree-legalize")
-    return hlo_mlir.compiler._bytecode(module)
+    return hlo_mlir.context.bytecode(module)
 
 
 @pytest.mark.parametrize("pass_name", sorted(registry.all_passes()))

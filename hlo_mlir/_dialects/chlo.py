@@ -1,0 +1,1 @@
+"""CHLO has no Python op classes here: this module only ends the bindings' search (see the package)."""

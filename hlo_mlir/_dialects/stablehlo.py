@@ -1,0 +1,1 @@
+"""StableHLO has no Python op classes here: this module only ends the bindings' search (see the package)."""

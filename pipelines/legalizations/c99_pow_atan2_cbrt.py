@@ -1,0 +1,132 @@
+"""c99-pow-atan2-cbrt: float pow, atan2 and cbrt with C99's special values, as XLA CPU.
+
+The pinned IREE computes ``pow(x, y)`` as ``exp(y * log(x))`` (NaN for every negative
+base), returns NaN for ``atan2(+-0, +-0)`` and ``atan2(+-inf, +-inf)``, cannot lower f64
+cbrt and is ~13 ULP off (NaN for +-inf) in f32 cbrt. Each op becomes IREE's own op where
+IREE is right plus selects for the special cases (the algebra is in each function's
+docstring); f16 and bf16 operands are computed in f32 and rounded back, as XLA CPU does::
+
+    %r = stablehlo.atan2 %y, %x : tensor<4xf16>
+
+becomes::
+
+    %y32 = stablehlo.convert %y : (tensor<4xf16>) -> tensor<4xf32>
+    %x32 = stablehlo.convert %x : ...
+    %g = stablehlo.atan2 %y32, %x32 : tensor<4xf32>
+    ... select(y == 0 && x == x, copysign(0 or pi, y), select(|y| == |x| == inf, ..., %g))
+    %r = stablehlo.convert ... : (tensor<4xf32>) -> tensor<4xf16>
+
+Conditions: a float result (f16, bf16, f32, f64); complex pow and atan2 are left alone.
+The ``stablehlo.power``/``atan2`` an expansion emits are not expanded again.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+from iree.compiler import ir
+
+from hlo_mlir import _emit
+from hlo_mlir.ir_access import element_type_name
+from pipelines.matchers import xla_arrays
+from pipelines.pass_base import ExpanderPass
+from pipelines.registry import register
+from pipelines.values import Expr, where
+
+__all__ = ["C99PowAtan2Cbrt", "c99_atan2"]
+
+_FLOATS = ("f16", "bf16", "f32", "f64")
+
+
+def _same_op(op_name: str, operands: Sequence[Expr]) -> Expr:
+    """``op_name`` itself (for the cases IREE gets right) on ``operands``."""
+    return Expr(_emit.create(op_name, [x.value for x in operands], [operands[0].value.type]).result)
+
+
+def c99_pow(x: Expr, y: Expr) -> Expr:
+    """pow(x, y) -> C99 pow from pow(|x|, y), which IREE gets right for 0 < |x| < inf.
+
+    XLA CPU follows C99:
+      pow(x, 0) = pow(1, y) = 1 (NaN included);
+      |x| = 0: +0 for y > 0, +inf for y < 0;  |x| = inf: +inf for y > 0, +0 for y < 0;
+      |x| = 1: 1 in magnitude (pow(-1, +-inf) = 1);
+      signbit(x) and y an odd integer: -pow(|x|, y);  x < 0 and y not an integer: NaN
+    (an integer y is floor(y) == y, so +-inf count as even integers: pow(-1, inf) = 1;
+    odd: y - 2 * floor(y / 2) == 1, exact for every float).
+    """
+    ax = x.unary("Abs")
+    magnitude = _same_op("stablehlo.power", [ax, y])
+    y_pos = y.gt(0)
+    magnitude = where(ax.eq(0), where(y_pos, ax.lift(0.0), np.inf), magnitude)
+    magnitude = where(ax.eq(np.inf), where(y_pos, ax.lift(np.inf), 0.0), magnitude)
+    magnitude = where(ax.eq(1), 1.0, magnitude)  # IREE: pow(1, +-inf) = NaN
+    y_floor = y.unary("Floor")
+    is_integer = y_floor.eq(y)
+    is_odd = (y - 2.0 * (y * 0.5).unary("Floor")).eq(1.0)
+    negative = x.signbit()
+    result = where(negative & is_odd, -magnitude, magnitude)
+    result = where(x.lt(0) & ~is_integer, np.nan, result)
+    return where(y.eq(0) | x.eq(1), 1.0, result)
+
+
+def c99_atan2(y: Expr, x: Expr) -> Expr:
+    """atan2(y, x) -> IREE's atan2 with C99's signed zeros and infinities restored.
+
+    XLA CPU (C99):
+      y = +-0, x not NaN: y for x = +0 or x > 0, copysign(pi, y) for x = -0 or x < 0;
+      y = +-inf, x = +-inf: copysign(pi/4, y) for x = +inf, copysign(3pi/4, y) for x = -inf.
+    """
+    general = _same_op("stablehlo.atan2", [y, x])
+    sign = where(y.signbit(), y.lift(-1.0), 1.0)
+    zero_case = where(x.signbit(), sign * np.pi, y)
+    inf_case = sign * where(x.gt(0), x.lift(np.pi / 4), 3 * np.pi / 4)
+    ay, ax = y.unary("Abs"), x.unary("Abs")
+    result = where(y.eq(0) & x.eq(x), zero_case, general)
+    return where(ay.eq(np.inf) & ax.eq(np.inf), inf_case, result)
+
+
+def c99_cbrt(x: Expr) -> Expr:
+    """cbrt(x) -> sign(x) * r with r = exp(log|x| / 3) refined by one Newton step
+    r <- (2r + |x| / r^2) / 3; cbrt(+-0) = +-0, cbrt(+-inf) = +-inf, NaN stays NaN."""
+    ax = x.unary("Abs")
+    r = (ax.unary("Log") * (1.0 / 3.0)).unary("Exp")
+    r = (2.0 * r + ax / (r * r)) * (1.0 / 3.0)
+    signed = where(x.lt(0), -r, r)
+    return where(ax.eq(0) | ax.eq(np.inf), x, signed)
+
+
+# op -> (its C99 form, rule name)
+_RULES: dict[str, tuple[Callable[..., Expr], str]] = {
+    "stablehlo.power": (c99_pow, "c99-pow"),
+    "stablehlo.atan2": (c99_atan2, "c99-atan2"),
+    "stablehlo.cbrt": (c99_cbrt, "c99-cbrt"),
+}
+
+
+@register
+class C99PowAtan2Cbrt(ExpanderPass):
+    """Gives float pow, atan2 and cbrt C99's special values (IREE returns NaN); f16/bf16 in f32."""
+
+    name = "c99-pow-atan2-cbrt"
+    legalizes_for_iree = True
+
+    def matches(self, op) -> bool:
+        return (op.operation.name in _RULES and xla_arrays([*op.operands, *op.results])
+                and element_type_name(op.results[0]) in _FLOATS)
+
+    def rule(self, op) -> str:
+        return _RULES[op.operation.name][1]
+
+    def expand(self, op) -> Sequence[ir.Value]:
+        """pow/atan2/cbrt(x, ...) -> c99_pow/c99_atan2/c99_cbrt(x, ...); f16/bf16 operands are
+        converted to f32 and the result rounded back."""
+        body = _RULES[op.operation.name][0]
+        operands = [Expr(v) for v in op.operands]
+        narrow = element_type_name(op.results[0]) in ("f16", "bf16")
+        if narrow:
+            operands = [x.convert("f32") for x in operands]
+        result = body(*operands)
+        if narrow:
+            result = result.convert(element_type_name(op.results[0]))
+        return [result.value]
