@@ -179,8 +179,9 @@ def compile_times(source) -> dict:
         out["iree"] = min((s[0] for s in samples), key=lambda t: t["wall"])
         out["iree_in_process"] = min((s[1] for s in samples), key=lambda t: t["wall"])
     with tempfile.TemporaryDirectory() as cache_dir, _env(HLO_MLIR_CACHE="1", HLO_MLIR_CACHE_DIR=cache_dir):
-        first, out["cold"] = _timed(lambda: hlo_mlir.compile(source, "llvm-cpu", flags=measure.EXTRA_FLAGS))
-        second, out["cached"] = _timed(lambda: hlo_mlir.compile(source, "llvm-cpu", flags=measure.EXTRA_FLAGS))
+        compile_ = lambda: hlo_mlir.compile(source, "llvm-cpu", flags=measure.EXTRA_FLAGS)
+        first, out["cold"] = _timed(compile_)
+        second, out["cached"] = _timed(compile_)
         out["cached_identical"] = first == second
     xla, out["xla"] = _timed(lambda: measure.Xla(source))
     out["xla"]["compile_only"] = xla.compile_seconds
@@ -195,8 +196,8 @@ def run_compile_times(names=None, quick: bool = False, progress=sys.stderr, roun
     if progress:
         print(f"  {SMALL_MODULE}: IREE in process {1e3 * isolation['in_process']:.1f} ms, isolated "
               f"{1e3 * isolation['isolated']:.1f} ms ({1e3 * isolation['overhead']:+.1f} ms); CPU "
-              f"{1e3 * isolation['cpu_in_process']:.0f} -> {1e3 * isolation['cpu_isolated']:.0f} ms", file=progress,
-              flush=True)
+              f"{1e3 * isolation['cpu_in_process']:.0f} -> {1e3 * isolation['cpu_isolated']:.0f} ms",
+              file=progress, flush=True)
     for name, make in [(SMALL_MODULE, lambda quick: workloads.Built(small_module(), []))] + [
             (w.name, w.make) for w in selected]:
         built = make(quick)
@@ -217,7 +218,8 @@ def run_compile_times(names=None, quick: bool = False, progress=sys.stderr, roun
                / max(1e-9, sum(r["iree_in_process"]["wall"] for r in ok)),
                "geomean_cold_over_xla": measure.geomean([r["cold"]["wall"] / r["xla"]["wall"] for r in ok]),
                "geomean_cached_seconds": measure.geomean([r["cached"]["wall"] for r in ok]),
-               "pipeline_share": sum(r["pipeline"]["wall"] for r in ok) / max(1e-9, sum(r["cold"]["wall"] for r in ok))}
+               "pipeline_share": sum(r["pipeline"]["wall"] for r in ok)
+               / max(1e-9, sum(r["cold"]["wall"] for r in ok))}
     return {"workloads": rows, "summary": summary, "isolation": isolation}
 
 
@@ -273,7 +275,7 @@ def print_report(result: dict, out=sys.stdout) -> None:
     rows = [HEADER] + table(result)
     widths = [max(len(str(row[i])) for row in rows) for i in range(len(HEADER))]
     for row in rows:
-        print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)), file=out)
+        print("  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)), file=out)
     print(summary_text(result), file=out)
 
 

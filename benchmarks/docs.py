@@ -47,10 +47,11 @@ def render(results_dir: str = RESULTS_DIR) -> str:
     s = _load(results_dir, "suite")
     if s:
         m, st, p, sm = s["machine"], s["settings"], s["peaks"], s["summary"]
-        lines += [f"### Runtime suite ({'QUICK smoke run, not a measurement' if st['quick'] else 'full run'})", "",
+        kind = "QUICK smoke run, not a measurement" if st["quick"] else "full run"
+        lines += [f"### Runtime suite ({kind})", "",
                   f"Machine: {m['cpu']}, {m['cores']} cores, load average "
-                  f"{', '.join(f'{x:.1f}' for x in m['load_average'] or [])} at the start (other jobs share the "
-                  f"cores), " + ", ".join(f"{k} {v}" for k, v in m["versions"].items())
+                  f"{', '.join(f'{x:.1f}' for x in m['load_average'] or [])} at the start (other jobs share "
+                  f"the cores), " + ", ".join(f"{k} {v}" for k, v in m["versions"].items())
                   + f". Driver: {st['default_driver']}; extra IREE flags {st.get('extra_flags') or 'none'}; "
                   f"{st['rounds']} interleaved rounds, samples of >= {st['min_time']} s, median; "
                   f"wall time {s['wall_seconds']:.0f} s.", "",
@@ -60,16 +61,19 @@ def render(results_dir: str = RESULTS_DIR) -> str:
         nominal = p["fp32"].get("nominal")
         if nominal and suite.compute_bound(s):
             lines += [f"Nominal fp32 peak {suite.nominal_text(nominal)}; hlo-mlir reaches "
-                      f"{suite.share_of_nominal(s, 'hlo-mlir')} of it (XLA: {suite.share_of_nominal(s, 'xla')}).", ""]
+                      f"{suite.share_of_nominal(s, 'hlo-mlir')} of it "
+                      f"(XLA: {suite.share_of_nominal(s, 'xla')}).", ""]
         lines += _md(suite.HEADER, suite.table(s))
         numpy_rows = [(r["name"], f"{r['ratio_numpy']:.2f}") for r in s["workloads"] if "ratio_numpy" in r]
-        lines += ["", "*hlo-mlir* and *XLA*: median time per call with numpy arguments and results (the public "
-                  "API of each); *ratio*: hlo-mlir / XLA on the driver `runtime.load(vmfb)` picks (named); *ratio raw*: with inputs "
-                  "already on the device; *best driver*: the better of local-sync and local-task; *efficiency*: "
-                  "hlo-mlir raw time against the measured fp32 peak (compute-bound workloads) or bandwidth.", "",
+        lines += ["", "*hlo-mlir* and *XLA*: median time per call with numpy arguments and results (the "
+                  "public API of each); *ratio*: hlo-mlir / XLA on the driver `runtime.load(vmfb)` picks "
+                  "(named); *ratio raw*: with inputs already on the device; *best driver*: the better of "
+                  "local-sync and local-task; *efficiency*: hlo-mlir raw time against the measured fp32 peak "
+                  "(compute-bound workloads) or bandwidth.", "",
                   f"Geomean hlo-mlir/XLA time ratio: **{sm['ratio_api']:.2f}** (best driver "
-                  f"{sm['ratio_api_best_driver']:.2f}); inputs on device: {sm['ratio_raw']:.2f} (best driver "
-                  f"{sm['ratio_raw_best_driver']:.2f}). Slowest relative to XLA: {', '.join(sm['worst'])}.", "",
+                  f"{sm['ratio_api_best_driver']:.2f}); inputs on device: {sm['ratio_raw']:.2f} (best "
+                  f"driver {sm['ratio_raw_best_driver']:.2f}). Slowest relative to XLA: "
+                  f"{', '.join(sm['worst'])}.", "",
                   "hlo-mlir / numpy time ratio: " + ", ".join(f"{n} {v}" for n, v in numpy_rows) + ".", ""]
     c = _load(results_dir, "compile_time")
     if c:
@@ -94,8 +98,8 @@ def render(results_dir: str = RESULTS_DIR) -> str:
                       for r in sc["sizes"]])
         lines.append("")
         for f in sc["superlinear"]:
-            lines.append(f"- superlinear: `{f['pass']}` {f['us_per_op_small']:.1f} -> {f['us_per_op_large']:.1f} "
-                         f"us/op ({f['growth']:.1f}x)")
+            lines.append(f"- superlinear: `{f['pass']}` {f['us_per_op_small']:.1f} -> "
+                         f"{f['us_per_op_large']:.1f} us/op ({f['growth']:.1f}x)")
         if not sc["superlinear"]:
             lines.append("No pass grows by more than 1.5x per op from the smallest module to the largest.")
         lines.append("")

@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any, Callable
 
 from benchmarks import measure, workloads
 
 # Presets are the flags passed on top of the target's defaults (a later flag of the same
 # name wins), except "iree-defaults", which replaces the optimization flags by IREE's own
 # defaults (no opt level, no data tiling, no ukernels, no reassociation).
-_IREE_DEFAULTS = ["--iree-opt-level=O0", "--iree-opt-data-tiling=false", "--iree-llvmcpu-enable-ukernels=none",
-                  "--iree-llvmcpu-reassociate-fp-reductions=false"]
+_IREE_DEFAULTS = ["--iree-opt-level=O0", "--iree-opt-data-tiling=false",
+                  "--iree-llvmcpu-enable-ukernels=none", "--iree-llvmcpu-reassociate-fp-reductions=false"]
 # "O2" and "aggressive-fusion" give byte-identical vmfbs to "ours" for the softmax,
 # layernorm, matmul, mlp and attention workloads (IREE 3.13.0): kept to show it. The
 # "unpack" ukernel (in "all") is what makes batched matmul and attention 15-20% slower
@@ -37,8 +38,8 @@ PRESETS: dict[str, list[str]] = {
     "ukernels-mmt4d-pack": ["--iree-llvmcpu-enable-ukernels=mmt4d,pack"],
     "aggressive-fusion": ["--iree-dispatch-creation-enable-aggressive-fusion"],
 }
-DEFAULT_SUBSET = ["matmul_f32_512", "batched_matmul", "mlp_3layer", "attention", "softmax", "elementwise_chain",
-                  "while_1000", "tiny_add"]
+DEFAULT_SUBSET = ["matmul_f32_512", "batched_matmul", "mlp_3layer", "attention", "softmax",
+                  "elementwise_chain", "while_1000", "tiny_add"]
 
 
 def run(names, presets, rounds: int, min_time: float, quick: bool) -> dict:
@@ -47,7 +48,7 @@ def run(names, presets, rounds: int, min_time: float, quick: bool) -> dict:
     out = {}
     for w in workloads.by_name(names):
         built = w.make(quick)
-        cases = {}
+        cases: dict[str, Callable[[], Any]] = {}
         for preset in presets:
             try:
                 ours = measure.Ours(built.source, flags=PRESETS[preset])
@@ -55,9 +56,8 @@ def run(names, presets, rounds: int, min_time: float, quick: bool) -> dict:
                 print(f"  {w.name} {preset}: compile failed: {str(e).splitlines()[0][:200]}", file=sys.stderr)
                 continue
             for driver in ("local-sync", "local-task"):
-                api = ours.api(driver)
                 cases[f"{preset} raw {driver}"] = ours.raw(driver, built.args)
-                cases[f"{preset} api {driver}"] = lambda api=api: api(*built.args)
+                cases[f"{preset} api {driver}"] = measure.call_with(ours.api(driver), built.args)
         samples = measure.interleave(cases, rounds, min_time, budget=30.0)
         med = {k: measure.median(v) for k, v in samples.items()}
         base = {mode: med[f"ours {mode} {runtime.DEFAULT_DRIVER}"] for mode in ("raw", "api")}

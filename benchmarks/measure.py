@@ -23,11 +23,17 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
 import numpy as np  # noqa: E402
 
-__all__ = ["interleave", "median", "geomean", "Ours", "Xla", "compare", "machine_info", "save_json", "EXTRA_FLAGS"]
+__all__ = ["call_with", "interleave", "median", "geomean", "Ours", "Xla", "compare", "machine_info",
+           "save_json", "EXTRA_FLAGS"]
 
 # IREE flags added to every hlo-mlir compile of a benchmark run (``--iree-flag``), to
 # measure a proposed change of the defaults; recorded in the results.
 EXTRA_FLAGS: list[str] = []
+
+
+def call_with(fn: Callable, args: Sequence) -> Callable[[], object]:
+    """``fn(*args)`` as a timing case (a call without arguments)."""
+    return lambda: fn(*args)
 
 
 def _sample(fn: Callable[[], object], min_time: float) -> float:
@@ -83,7 +89,7 @@ class Ours:
         start = time.perf_counter()
         self.vmfb = hlo_mlir.compile(source, "llvm-cpu", flags=[*EXTRA_FLAGS, *flags], passes=passes)
         self.compile_seconds = time.perf_counter() - start
-        self._loaded: dict[str, object] = {}
+        self._loaded: dict[str | None, object] = {}
 
     def module(self, driver: str | None):
         """The vmfb loaded by ``hlo_mlir.runtime.load`` on ``driver`` (None: the one the
@@ -119,6 +125,7 @@ class Xla:
 
     def __init__(self, source):
         import jax
+
         from tests import oracle
 
         client, xc = oracle._backend()
@@ -130,7 +137,8 @@ class Xla:
         self._jax = jax
 
     def _put(self, args):
-        return [self._jax.device_put(np.asarray(a, dtype=s.dtype), self._device) for a, s in zip(args, self.params)]
+        return [self._jax.device_put(np.asarray(a, dtype=s.dtype), self._device)
+                for a, s in zip(args, self.params, strict=True)]
 
     def api(self, *args):
         """numpy in, numpy out (what a JAX user pays per call)."""
@@ -188,7 +196,8 @@ def nominal_fp32_peak() -> dict | None:
     if not mhz:
         return None
     cores = os.cpu_count() or 1
-    return {"gflops": cores * mhz[0] * 1e-3 * per_cycle, "cores": cores, "mhz": mhz[0], "flops_per_cycle": per_cycle}
+    return {"gflops": cores * mhz[0] * 1e-3 * per_cycle, "cores": cores, "mhz": mhz[0],
+            "flops_per_cycle": per_cycle}
 
 
 def machine_info() -> dict:
@@ -201,7 +210,7 @@ def machine_info() -> dict:
             model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "")
     except OSError:
         pass
-    versions = {}
+    versions: dict[str, str | None] = {}
     for dist in ("iree-base-compiler", "iree-base-runtime", "jax", "jaxlib", "numpy"):
         try:
             versions[dist] = importlib.metadata.version(dist)

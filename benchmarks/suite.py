@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import Any, Callable
 
 from benchmarks import measure, workloads
 from benchmarks.measure import geomean, median
@@ -36,10 +37,9 @@ DRIVERS = ("local-sync", "local-task")
 
 def _cases_for(ours, xla, built, drivers) -> dict:
     args = built.args
-    cases = {}
+    cases: dict[str, Callable[[], Any]] = {}
     for d in drivers:
-        api = ours.api(d)
-        cases[f"hlo-mlir api {d}"] = lambda api=api: api(*args)
+        cases[f"hlo-mlir api {d}"] = measure.call_with(ours.api(d), args)
     for d in drivers:
         cases[f"hlo-mlir raw {d}"] = ours.raw(d, args)
     cases["xla api"] = lambda: xla.api(*args)
@@ -76,7 +76,7 @@ def measure_peaks(quick: bool, rounds: int, min_time: float) -> dict:
         work = built.flops if unit == "gflops" else built.bytes
         rates = {name: work / median(s) / 1e9 for name, s in samples.items()}
         out[key] = {unit: max(rates.values()), "by": rates,
-                    "program": make.__doc__.strip().splitlines()[0]}
+                    "program": (make.__doc__ or key).strip().splitlines()[0]}
     out["fp32"]["nominal"] = measure.nominal_fp32_peak()
     return out
 
@@ -201,8 +201,8 @@ def nominal_text(n: dict) -> str:
 
 def summarize(results: dict) -> dict:
     ok = [r for r in results["workloads"] if "error" not in r]
-    s = {key: geomean([r[key] for r in ok]) for key in
-         ("ratio_api", "ratio_raw", "ratio_api_best_driver", "ratio_raw_best_driver")}
+    s: dict[str, Any] = {key: geomean([r[key] for r in ok]) for key in
+                         ("ratio_api", "ratio_raw", "ratio_api_best_driver", "ratio_raw_best_driver")}
     s["worst"] = [r["name"] for r in sorted(ok, key=lambda r: -r["ratio_api"])[:5]]
     s["failed"] = [r["name"] for r in results["workloads"] if "error" in r]
     s["wrong"] = [r["name"] for r in ok if checked(r) != "ok"]
@@ -213,7 +213,8 @@ def print_report(results: dict, out=sys.stdout) -> None:
     rows = [HEADER] + table(results)
     widths = [max(len(str(row[i])) for row in rows) for i in range(len(HEADER) - 1)]
     for row in rows:
-        print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)) + "  " + row[-1], file=out)
+        padded = "  ".join(str(c).ljust(w) for c, w in zip(row[:-1], widths, strict=True))
+        print(padded + "  " + row[-1], file=out)
     s = results["summary"]
     p = results["peaks"]
     print(f"\nmeasured peaks: fp32 {p['fp32']['gflops']:.1f} GFLOP/s (microbenchmark "
@@ -221,10 +222,11 @@ def print_report(results: dict, out=sys.stdout) -> None:
           f"{p['bandwidth']['microbenchmark']:.1f})", file=out)
     nominal = p["fp32"].get("nominal")
     if nominal and compute_bound(results):
-        print(f"nominal fp32 peak {nominal_text(nominal)}; {share_of_nominal(results, 'hlo-mlir')} of it", file=out)
-    print(f"geomean hlo-mlir/XLA time ratio: api {s['ratio_api']:.2f} (best driver {s['ratio_api_best_driver']:.2f}), "
-          f"raw {s['ratio_raw']:.2f} (best driver {s['ratio_raw_best_driver']:.2f}); slowest: {', '.join(s['worst'])}",
-          file=out)
+        print(f"nominal fp32 peak {nominal_text(nominal)}; {share_of_nominal(results, 'hlo-mlir')} of it",
+              file=out)
+    print(f"geomean hlo-mlir/XLA time ratio: api {s['ratio_api']:.2f} (best driver "
+          f"{s['ratio_api_best_driver']:.2f}), raw {s['ratio_raw']:.2f} (best driver "
+          f"{s['ratio_raw_best_driver']:.2f}); slowest: {', '.join(s['worst'])}", file=out)
     if s["failed"] or s["wrong"]:
         print(f"FAILED: {s['failed']}  WRONG: {s['wrong']}", file=out)
 
@@ -235,9 +237,9 @@ def run_suite(names=None, quick: bool = False, rounds: int = 5, min_time: float 
 
     selected = workloads.by_name(names) if names else workloads.WORKLOADS
     start = time.perf_counter()
-    results = {"machine": measure.machine_info(),
-               "settings": {"quick": quick, "rounds": rounds, "min_time": min_time, "budget_per_workload": budget,
-                            "drivers": list(drivers),
+    results: dict[str, Any] = {"machine": measure.machine_info(),
+               "settings": {"quick": quick, "rounds": rounds, "min_time": min_time,
+                            "budget_per_workload": budget, "drivers": list(drivers),
                             "default_driver": "the vmfb's preferred driver (hlo_mlir.compile records it)",
                             "llvm_cpu_flags": list(compiler.TARGETS["llvm-cpu"]),
                             "extra_flags": list(measure.EXTRA_FLAGS)}}
@@ -249,9 +251,8 @@ def run_suite(names=None, quick: bool = False, rounds: int = 5, min_time: float 
         rec["wall_seconds"] = time.perf_counter() - t0
         results["workloads"].append(rec)
         if progress:
-            print(f"  {w.name}: {rec['wall_seconds']:.1f} s"
-                  + (f", ratio {rec['ratio_api']:.2f}" if "ratio_api" in rec else f", {rec.get('error', '')[:200]}"),
-                  file=progress, flush=True)
+            outcome = f"ratio {rec['ratio_api']:.2f}" if "ratio_api" in rec else rec.get("error", "")[:200]
+            print(f"  {w.name}: {rec['wall_seconds']:.1f} s, {outcome}", file=progress, flush=True)
     apply_peaks(results)
     results["summary"] = summarize(results)
     results["wall_seconds"] = time.perf_counter() - start
@@ -261,7 +262,8 @@ def run_suite(names=None, quick: bool = False, rounds: int = 5, min_time: float 
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--quick", action="store_true", help="tiny sizes, 2 rounds: a smoke test, not a measurement")
+    p.add_argument("--quick", action="store_true",
+                   help="tiny sizes, 2 rounds: a smoke test, not a measurement")
     p.add_argument("--only", default="", help="comma-separated workload names (default: all)")
     p.add_argument("--rounds", type=int, default=None)
     p.add_argument("--min-time", type=float, default=None, help="seconds per sample (repeats calls)")

@@ -11,16 +11,40 @@ traffic the program must do (inputs read once, outputs written once).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import ml_dtypes
 import numpy as np
 
-from hlo_mlir import (Abs, Add, ConstantR0, ConvGeneralDilated, CreateScalarLtComputation, Div, Dot, DotGeneral,
-                      Exp, Gather, GatherDimensionNumbers, GetTupleElement, Max, Min, Mul,
-                      Parameter, Reduce, Scatter, ScatterDimensionNumbers, Shape, Sort, Sub, Tuple, While,
-                      XlaBuilder)
+from hlo_mlir import (
+    Abs,
+    Add,
+    ConstantR0,
+    ConvGeneralDilated,
+    CreateScalarLtComputation,
+    Div,
+    Dot,
+    DotGeneral,
+    Exp,
+    Gather,
+    GatherDimensionNumbers,
+    GetTupleElement,
+    Max,
+    Min,
+    Mul,
+    Parameter,
+    Reduce,
+    Scatter,
+    ScatterDimensionNumbers,
+    Shape,
+    Sort,
+    Sub,
+    Tuple,
+    While,
+    XlaBuilder,
+)
 from hlo_mlir.types import PrimitiveType as T
 
 __all__ = ["Built", "Workload", "WORKLOADS", "by_name", "fma_peak_program", "copy_program"]
@@ -102,10 +126,11 @@ def mlp(quick: bool) -> Built:
     h = _param(b, 0, f"f32[{batch},{sizes[0]}]", "x")
     args = [rng.standard_normal((batch, sizes[0]), np.float32)]
     flops = 0.0
-    for i, (k, n) in enumerate(zip(sizes, sizes[1:])):
+    for i, (k, n) in enumerate(itertools.pairwise(sizes)):
         w = _param(b, 1 + 2 * i, f"f32[{k},{n}]", f"w{i}")
         bias = _param(b, 2 + 2 * i, f"f32[{n}]", f"b{i}")
-        args += [(rng.standard_normal((k, n)) / np.sqrt(k)).astype(np.float32), rng.standard_normal(n, np.float32)]
+        args += [(rng.standard_normal((k, n)) / np.sqrt(k)).astype(np.float32),
+                 rng.standard_normal(n, np.float32)]
         h = Add(Dot(h, w), bias, [1])
         flops += 2.0 * batch * k * n
         if i < len(sizes) - 2:
@@ -127,7 +152,8 @@ def conv3x3(quick: bool) -> Built:
     x, w = _param(b, 0, f"f32[{n},{hw},{hw},{c}]"), _param(b, 1, f"f32[3,3,{c},{c}]")
     comp = b.build(ConvGeneralDilated(x, w, [1, 1], "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")))
     rng = _rng()
-    args = [rng.standard_normal((n, hw, hw, c), np.float32), rng.standard_normal((3, 3, c, c), np.float32) / 24]
+    args = [rng.standard_normal((n, hw, hw, c), np.float32),
+            rng.standard_normal((3, 3, c, c), np.float32) / 24]
     flops = 2.0 * n * hw * hw * c * c * 9
     return Built(comp, args, flops, _bytes(*args) + args[0].nbytes, None, rtol=1e-3, atol=1e-3)
 
@@ -264,9 +290,8 @@ def while_loop(quick: bool) -> Built:
     bb = XlaBuilder("body")
     t = _param(bb, 0, state)
     i, v = GetTupleElement(t, 0), GetTupleElement(t, 1)
-    body = bb.build(Tuple(bb, [i + ConstantR0(bb, np.int32(1)),
-                               Add(Mul(v, ConstantR0(bb, np.float32(0.999)), []), ConstantR0(bb, np.float32(0.01)),
-                                   [])]))
+    decayed = Add(Mul(v, ConstantR0(bb, np.float32(0.999)), []), ConstantR0(bb, np.float32(0.01)), [])
+    body = bb.build(Tuple(bb, [i + ConstantR0(bb, np.int32(1)), decayed]))
     b = XlaBuilder("while_loop")
     x = _param(b, 0, "f32[16]")
     comp = b.build(GetTupleElement(While(cond, body, Tuple(b, [ConstantR0(b, np.int32(0)), x])), 1))
@@ -296,7 +321,8 @@ def embedding_gather(quick: bool) -> Built:
     vocab, dim, count = (64, 8, 16) if quick else (32768, 256, 16384)
     b = XlaBuilder("embedding_gather")
     table, ids = _param(b, 0, f"f32[{vocab},{dim}]"), _param(b, 1, f"s32[{count}]")
-    dn = GatherDimensionNumbers(offset_dims=[1], collapsed_slice_dims=[0], start_index_map=[0], index_vector_dim=1)
+    dn = GatherDimensionNumbers(offset_dims=[1], collapsed_slice_dims=[0], start_index_map=[0],
+                                index_vector_dim=1)
     comp = b.build(Gather(table, ids, dn, [1, dim]))
     rng = _rng()
     args = [rng.standard_normal((vocab, dim), np.float32), rng.integers(0, vocab, count, dtype=np.int32)]
@@ -308,8 +334,8 @@ def scatter_add(quick: bool) -> Built:
     b = XlaBuilder("scatter_add")
     table, ids = _param(b, 0, f"f32[{vocab},{dim}]"), _param(b, 1, f"s32[{count}]")
     updates = _param(b, 2, f"f32[{count},{dim}]")
-    dn = ScatterDimensionNumbers(update_window_dims=[1], inserted_window_dims=[0], scatter_dims_to_operand_dims=[0],
-                                 index_vector_dim=1)
+    dn = ScatterDimensionNumbers(update_window_dims=[1], inserted_window_dims=[0],
+                                 scatter_dims_to_operand_dims=[0], index_vector_dim=1)
     comp = b.build(Scatter(table, ids, updates, _reducer(Add), dn))
     rng = _rng()
     args = [rng.standard_normal((vocab, dim), np.float32), rng.integers(0, vocab, count, dtype=np.int32),
@@ -377,7 +403,8 @@ def fma_peak_program(quick: bool) -> Built:
                     ConstantR0(b, np.float32(1e-3 * (c + 1))), [])
         total = y if total is None else Add(total, y)
     arg = _rng().random(n, np.float32)
-    return Built(b.build(total), [arg], 2.0 * n * chains * depth, 2.0 * arg.nbytes, None, rtol=1e-4, atol=1e-4)
+    return Built(b.build(total), [arg], 2.0 * n * chains * depth, 2.0 * arg.nbytes, None, rtol=1e-4,
+                 atol=1e-4)
 
 
 def copy_program(quick: bool) -> Built:

@@ -16,8 +16,8 @@ __all__ = ["FAMILIES"]
 
 # The op family modules whose ``__all__`` the ``hlo_mlir`` package re-exports.
 FAMILIES = ("constant", "elementwise", "shape_ops", "slicing", "tuple_ops", "linalg", "reduction",
-            "control_flow", "convolution", "windows", "indexing", "sorting", "rng", "linalg_math", "fft",
-            "batchnorm", "collectives", "side_effects", "custom_call", "dynamic")
+            "control_flow", "convolution", "windows", "indexing", "gather_scatter", "sorting", "rng",
+            "linalg_math", "fft", "batchnorm", "collectives", "side_effects", "custom_call", "dynamic")
 
 register_ops(Constant=constant.Constant, **{name: getattr(elementwise, name) for name in (
     "Add", "Sub", "Mul", "Div", "Rem", "Pow", "And", "Or", "Xor", "ShiftLeft", "ShiftRightLogical",

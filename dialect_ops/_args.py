@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import inspect
 import operator
-from typing import Callable
+from typing import Callable, Sequence
 
 from hlo_mlir.errors import InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape
@@ -77,7 +77,7 @@ def size_list(op_name: str, what: str, values) -> list[int]:
 
 
 
-def same_dimensions(op_name: str, operands: list[Shape]) -> None:
+def same_dimensions(op_name: str, operands: Sequence[Shape]) -> None:
     """Every operand an array, all of one set of dimensions (element types may differ)."""
     for i, s in enumerate(operands):
         if not s.is_array:

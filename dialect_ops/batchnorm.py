@@ -55,7 +55,8 @@ def _batch_norm_rule(op_name: str, operand: Shape, features: Sequence[tuple[str,
 def batch_norm_attributes(epsilon, feature_index) -> dict:
     """The ``epsilon`` (f32, given bit for bit in hex) and ``feature_index`` attributes."""
     bits = int(np.float32(epsilon).view(np.uint32))
-    return {"epsilon": _emit.parse_attr(f"0x{bits:08X} : f32"), "feature_index": _emit.i64_attr(feature_index)}
+    return {"epsilon": _emit.parse_attr(f"0x{bits:08X} : f32"),
+            "feature_index": _emit.i64_attr(feature_index)}
 
 
 def _create(name: str, operands: Sequence[ir.Value], results: Sequence[Shape], epsilon,
@@ -66,7 +67,8 @@ def _create(name: str, operands: Sequence[ir.Value], results: Sequence[Shape], e
 
 
 # --- BatchNormTraining ----------------------------------------------------------------------
-def BatchNormTraining(operand: XlaOp, scale: XlaOp, offset: XlaOp, epsilon: float, feature_index: int) -> XlaOp:
+def BatchNormTraining(operand: XlaOp, scale: XlaOp, offset: XlaOp, epsilon: float,
+                      feature_index: int) -> XlaOp:
     """Normalizes ``operand`` per feature with the batch mean and variance over all other
     dimensions, then scales and shifts: ``(x - mean) / sqrt(var + epsilon) * scale + offset``;
     returns the tuple ``(output, batch_mean, batch_var)`` (spec: BatchNormTraining)."""
@@ -84,7 +86,8 @@ def batch_norm_training_rule(operand: Shape, scale: Shape, offset: Shape, epsilo
 def batch_norm_training(operand: ir.Value, scale: ir.Value, offset: ir.Value, epsilon,
                         feature_index: int) -> ir.Value:
     """Emits ``stablehlo.batch_norm_training`` and packs its three results into a tuple."""
-    result = batch_norm_training_rule(*_emit.shapes_of([operand, scale, offset]), epsilon, feature_index)
+    x, s, o = _emit.shapes_of([operand, scale, offset])
+    result = batch_norm_training_rule(x, s, o, epsilon, feature_index)
     return tuple_(_create("stablehlo.batch_norm_training", [operand, scale, offset], result.tuple_shapes,
                           epsilon, feature_index))
 
@@ -111,7 +114,8 @@ def batch_norm_inference(operand: ir.Value, scale: ir.Value, offset: ir.Value, m
                          variance: ir.Value, epsilon, feature_index: int) -> ir.Value:
     """Emits ``stablehlo.batch_norm_inference``."""
     operands = [operand, scale, offset, mean, variance]
-    result = batch_norm_inference_rule(*_emit.shapes_of(operands), epsilon, feature_index)
+    x, s, o, m, v = _emit.shapes_of(operands)
+    result = batch_norm_inference_rule(x, s, o, m, v, epsilon, feature_index)
     return _create("stablehlo.batch_norm_inference", operands, [result], epsilon, feature_index)[0]
 
 
@@ -129,9 +133,11 @@ def BatchNormGrad(operand: XlaOp, scale: XlaOp, mean: XlaOp, variance: XlaOp, gr
 def batch_norm_grad_rule(operand: Shape, scale: Shape, mean: Shape, variance: Shape, grad_output: Shape,
                          epsilon, feature_index) -> Shape:
     feature = _batch_norm_rule("BatchNormGrad", operand,
-                               [("scale", scale), ("mean", mean), ("variance", variance)], epsilon, feature_index)
+                               [("scale", scale), ("mean", mean), ("variance", variance)], epsilon,
+                               feature_index)
     if not grad_output.compatible(operand):
-        raise ShapeError(f"BatchNormGrad requires grad_output of the operand's shape {operand}; got {grad_output}.")
+        raise ShapeError(
+            f"BatchNormGrad requires grad_output of the operand's shape {operand}; got {grad_output}.")
     return Shape.tuple_shape([operand, feature, feature])
 
 
@@ -139,5 +145,6 @@ def batch_norm_grad(operand: ir.Value, scale: ir.Value, mean: ir.Value, variance
                     grad_output: ir.Value, epsilon, feature_index: int) -> ir.Value:
     """Emits ``stablehlo.batch_norm_grad`` and packs its three results into a tuple."""
     operands = [operand, scale, mean, variance, grad_output]
-    result = batch_norm_grad_rule(*_emit.shapes_of(operands), epsilon, feature_index)
+    x, s, m, v, dy = _emit.shapes_of(operands)
+    result = batch_norm_grad_rule(x, s, m, v, dy, epsilon, feature_index)
     return tuple_(_create("stablehlo.batch_norm_grad", operands, result.tuple_shapes, epsilon, feature_index))

@@ -19,16 +19,22 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-import numpy as np
 from iree.compiler import ir
 
+from dialect_ops._args import int_arg, require_static
 from dialect_ops.elementwise import Add
-from dialect_ops._args import int_arg, int_list, require_static
+from dialect_ops.replica_groups import (
+    explicit_groups,
+    groups_attr,
+    replica_count,
+    replica_groups_rule,
+    set_replica_count,
+    source_target_pairs_rule,
+)
 from dialect_ops.tuple_ops import get_tuple_element, tuple_
 from hlo_mlir import _emit
 from hlo_mlir.builder import Parameter, XlaBuilder, XlaComputation, XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
-from hlo_mlir.ir_access import optional_int_attr
 from hlo_mlir.shape import ProgramShape, Shape
 from hlo_mlir.types import PrimitiveType
 
@@ -43,102 +49,6 @@ __all__ = ["set_replica_count", "replica_count",
 
 Filler = Callable[[ir.Block], None]
 _U32 = Shape.scalar_shape(PrimitiveType.U32)
-_NUM_REPLICAS, _NUM_PARTITIONS = "mhlo.num_replicas", "mhlo.num_partitions"
-
-
-# --- the replica count of a module ---------------------------------------------------------------
-def set_replica_count(builder: XlaBuilder, num_replicas: int, num_partitions: int = 1) -> None:
-    """Records that ``builder``'s computation runs on ``num_replicas`` replicas (and
-    ``num_partitions`` partitions) as the module attributes ``mhlo.num_replicas`` and
-    ``mhlo.num_partitions``, as JAX emits them. Call it before adding collectives."""
-    if not isinstance(builder, XlaBuilder):
-        raise InvalidArgumentError(f"set_replica_count requires an XlaBuilder; got {type(builder).__name__}.")
-    for what, n in (("num_replicas", num_replicas), ("num_partitions", num_partitions)):
-        if int_arg("set_replica_count", what, n) < 1:
-            raise InvalidArgumentError(f"set_replica_count requires {what} >= 1; got {n}.")
-    attributes = builder.module.operation.attributes
-    with builder.module.context:
-        attributes[_NUM_REPLICAS] = _emit.parse_attr(f"{int(num_replicas)} : i32")
-        attributes[_NUM_PARTITIONS] = _emit.parse_attr(f"{int(num_partitions)} : i32")
-
-
-def replica_count(module_or_builder) -> int | None:
-    """The ``mhlo.num_replicas`` attribute of a module (or a builder's or computation's
-    module), or None when it is not set."""
-    module = getattr(module_or_builder, "module", module_or_builder)
-    return optional_int_attr(module.operation, _NUM_REPLICAS)
-
-
-# --- replica groups and permutation pairs ----------------------------------------------------------
-def replica_groups_rule(op_name: str, replica_groups, num_replicas: int | None = None,
-                        group_size: int | None = None, equal_sizes: bool = True) -> list[list[int]]:
-    """``replica_groups`` as lists of ints, checked: every group non-empty, together a
-    partition of ``[0, N)`` (every replica in exactly one group), N = ``num_replicas`` when
-    known; of one size, equal to ``group_size``, when asked. ``None`` or ``[]`` (all replicas)
-    gives ``[]``."""
-    if replica_groups is None:
-        return []
-    try:
-        groups = [int_list(op_name, "replica_groups", g) for g in replica_groups]
-    except TypeError:
-        raise InvalidArgumentError(f"{op_name} requires replica_groups as a list of lists of replica ids; "
-                                   f"got {replica_groups!r}.") from None
-    if not groups:
-        return []
-    if any(not g for g in groups):
-        raise InvalidArgumentError(f"{op_name} requires non-empty replica groups; got {groups}.")
-    ids = sorted(i for g in groups for i in g)
-    n = num_replicas if num_replicas is not None else len(ids)
-    duplicates = sorted({i for i in ids if ids.count(i) > 1})
-    missing = sorted(set(range(n)) - set(ids))
-    outside = sorted(i for i in set(ids) if not 0 <= i < n)
-    if duplicates or missing or outside:
-        problems = [f"replica {i} in two groups" for i in duplicates] + \
-                   [f"replica {i} missing" for i in missing] + [f"replica {i} out of range" for i in outside]
-        raise InvalidArgumentError(f"{op_name} requires replica_groups that partition the replicas [0, {n}) "
-                                   f"(each replica in exactly one group); got {groups} ({', '.join(problems)}).")
-    if equal_sizes and len({len(g) for g in groups}) > 1:
-        raise InvalidArgumentError(f"{op_name} requires replica groups of one size; got {groups}.")
-    if group_size is not None and len(groups[0]) != group_size:
-        raise InvalidArgumentError(f"{op_name} requires replica groups of size {group_size} (its shard/split "
-                                   f"count); got {groups}.")
-    return groups
-
-
-def source_target_pairs_rule(pairs, num_replicas: int | None = None,
-                             op_name: str = "CollectivePermute") -> list[tuple[int, int]]:
-    """``source_target_pairs`` as (source, target) ints: no source and no target twice (the
-    spec's restriction), every id in ``[0, N)`` when N is known."""
-    try:
-        pairs = [tuple(int_list(op_name, "source_target_pairs", p)) for p in pairs]
-    except TypeError:
-        raise InvalidArgumentError(f"{op_name} requires source_target_pairs as (source, target) pairs; "
-                                   f"got {pairs!r}.") from None
-    if any(len(p) != 2 for p in pairs):
-        raise InvalidArgumentError(f"{op_name} requires source_target_pairs of two replica ids each; got {pairs}.")
-    for role, k in (("source", 0), ("target", 1)):
-        seen = [p[k] for p in pairs]
-        twice = sorted({i for i in seen if seen.count(i) > 1})
-        if twice:
-            raise InvalidArgumentError(f"{op_name} requires distinct {role} replicas; got {role} {twice[0]} twice "
-                                       f"in {pairs}.")
-    bad = sorted({i for p in pairs for i in p if i < 0 or (num_replicas is not None and i >= num_replicas)})
-    if bad:
-        bound = f"[0, {num_replicas})" if num_replicas is not None else "non-negative ids"
-        raise InvalidArgumentError(f"{op_name} requires replica ids in {bound}; got {bad[0]} in {pairs}.")
-    return pairs
-
-
-def _groups_attr(groups: Sequence[Sequence[int]]) -> ir.Attribute:
-    """``replica_groups`` as a dense i64 matrix, shorter groups padded with -1 (StableHLO)."""
-    width = max((len(g) for g in groups), default=0)
-    rows = [list(g) + [-1] * (width - len(g)) for g in groups]
-    return _emit.dense_i64_elements(np.asarray(rows, np.int64).reshape(len(rows), width).ravel(), (len(rows), width))
-
-
-def _explicit(groups: list[list[int]], num_replicas: int | None) -> list[list[int]]:
-    """The groups as written, or the one group of all replicas when the count is known."""
-    return groups if groups or num_replicas is None else [list(range(num_replicas))]
 
 
 def _channel_attrs(op_name: str, channel_id, use_global_device_ids: bool = False) -> dict:
@@ -147,11 +57,13 @@ def _channel_attrs(op_name: str, channel_id, use_global_device_ids: bool = False
         # Channel ids are positive: XLA reserves 0 for "no channel".
         if int_arg(op_name, "channel_id", channel_id) < 1:
             raise InvalidArgumentError(f"{op_name} requires a positive channel_id; got {channel_id}.")
-        attrs["channel_handle"] = _emit.parse_attr(f"#stablehlo.channel_handle<handle = {int(channel_id)}, type = 1>")
+        attrs["channel_handle"] = _emit.parse_attr(
+            f"#stablehlo.channel_handle<handle = {int(channel_id)}, type = 1>")
     if use_global_device_ids:
         # Global device ids are only defined for cross-replica-and-partition collectives.
         if channel_id is None:
-            raise InvalidArgumentError(f"{op_name} requires a channel_id when use_global_device_ids is set; got none.")
+            raise InvalidArgumentError(
+                f"{op_name} requires a channel_id when use_global_device_ids is set; got none.")
         attrs["use_global_device_ids"] = _emit.parse_attr("unit")
     return attrs
 
@@ -192,14 +104,16 @@ def _per_element(op_name: str, operand: XlaOp, fn: Callable[[ir.Value], ir.Value
 
 def _computation(op_name: str, computation) -> XlaComputation:
     if not isinstance(computation, XlaComputation):
-        raise InvalidArgumentError(f"{op_name} requires an XlaComputation reducer; got {type(computation).__name__}.")
+        raise InvalidArgumentError(
+            f"{op_name} requires an XlaComputation reducer; got {type(computation).__name__}.")
     return computation
 
 
 def _dimension(op_name: str, what: str, value, operand: Shape) -> int:
     d = int_arg(op_name, what, value)
     if not 0 <= d < operand.rank:
-        raise InvalidArgumentError(f"{op_name} requires {what} in [0, {operand.rank}); got {d} for operand {operand}.")
+        raise InvalidArgumentError(
+            f"{op_name} requires {what} in [0, {operand.rank}); got {d} for operand {operand}.")
     return d
 
 
@@ -211,12 +125,14 @@ def _group_count(op_name: str, what: str, value, replica_groups, num_replicas: i
     if n < 1:
         raise InvalidArgumentError(f"{op_name} requires a positive {what}; got {n}.")
     if dimension is not None and operand.dimensions[dimension] % n:
-        raise ShapeError(f"{op_name} requires the {dimension_what} dimension's size divisible by {what}; got size "
-                         f"{operand.dimensions[dimension]} of dimension {dimension} of {operand} and {what}={n}.")
+        raise ShapeError(
+            f"{op_name} requires the {dimension_what} dimension's size divisible by {what}; got size "
+            f"{operand.dimensions[dimension]} of dimension {dimension} of {operand} and {what}={n}.")
     groups = replica_groups_rule(op_name, replica_groups, num_replicas, group_size=n)
     if not groups and num_replicas is not None and n != num_replicas:
-        raise InvalidArgumentError(f"{op_name} requires {what} equal to the number of replicas ({num_replicas}) "
-                                   f"when all replicas form one group; got {n}.")
+        raise InvalidArgumentError(
+            f"{op_name} requires {what} equal to the number of replicas ({num_replicas}) "
+            f"when all replicas form one group; got {n}.")
     return n
 
 
@@ -258,8 +174,8 @@ def CrossReplicaSum(operand: XlaOp, replica_groups=None) -> XlaOp:
     b = builder_of("CrossReplicaSum", operand)
     leaves = operand.shape.leaves()
     if not leaves or not all(s.is_array for s in leaves) or len({s.element_type for s in leaves}) != 1:
-        raise ShapeError(f"CrossReplicaSum requires an array or a non-empty tuple of arrays of one element type; "
-                         f"got {operand.shape}.")
+        raise ShapeError("CrossReplicaSum requires an array or a non-empty tuple of arrays of one element "
+                         f"type; got {operand.shape}.")
     scalar = Shape.scalar_shape(leaves[0].element_type)
     adder = b.create_sub_builder("sum")
     add = adder.build(Add(Parameter(adder, 0, scalar, "x"), Parameter(adder, 1, scalar, "y")))
@@ -281,9 +197,9 @@ def all_reduce(operand: ir.Value, body: Filler, replica_groups=None, channel_id:
     """Emits ``stablehlo.all_reduce`` of one array; ``body(block)`` fills the reducer region
     (two scalar arguments) and ends it with ``stablehlo.return``."""
     shape = all_reduce_rule(_emit.shape_of(operand), reducer, replica_groups, num_replicas)
-    groups = _explicit(replica_groups_rule("AllReduce", replica_groups, num_replicas, equal_sizes=False),
-                       num_replicas)
-    attrs = {"replica_groups": _groups_attr(groups),
+    groups = explicit_groups(
+        replica_groups_rule("AllReduce", replica_groups, num_replicas, equal_sizes=False), num_replicas)
+    attrs = {"replica_groups": groups_attr(groups),
              **_channel_attrs("AllReduce", channel_id, use_global_device_ids)}
     op, (block,) = _emit.create_with_region("stablehlo.all_reduce", [operand], [_emit.type_of(shape)], attrs,
                                             _reducer_block_types(shape.element_type))
@@ -297,8 +213,8 @@ def AllGather(operand: XlaOp, all_gather_dimension: int, shard_count: int, repli
     """Concatenates the operands of each group's replicas, in group order, along
     ``all_gather_dimension``, which grows ``shard_count`` (the group size) times (spec: AllGather)."""
     b = builder_of("AllGather", operand)
-    return b.emit("AllGather", lambda: all_gather(operand.value, all_gather_dimension, shard_count, replica_groups,
-                                                  channel_id, replica_count(b)))
+    return b.emit("AllGather", lambda: all_gather(operand.value, all_gather_dimension, shard_count,
+                                                  replica_groups, channel_id, replica_count(b)))
 
 
 def all_gather_rule(operand: Shape, all_gather_dimension: int, shard_count: int, replica_groups=None,
@@ -314,10 +230,12 @@ def all_gather_rule(operand: Shape, all_gather_dimension: int, shard_count: int,
 def all_gather(operand: ir.Value, all_gather_dimension: int, shard_count: int, replica_groups=None,
                channel_id: int | None = None, num_replicas: int | None = None) -> ir.Value:
     """Emits ``stablehlo.all_gather``."""
-    result = all_gather_rule(_emit.shape_of(operand), all_gather_dimension, shard_count, replica_groups, num_replicas)
-    groups = _explicit(replica_groups_rule("AllGather", replica_groups, num_replicas), num_replicas)
+    result = all_gather_rule(_emit.shape_of(operand), all_gather_dimension, shard_count, replica_groups,
+                             num_replicas)
+    groups = explicit_groups(replica_groups_rule("AllGather", replica_groups, num_replicas), num_replicas)
     return _emit.create("stablehlo.all_gather", [operand], [_emit.type_of(result)],
-                        {"all_gather_dim": _emit.i64_attr(all_gather_dimension), "replica_groups": _groups_attr(groups),
+                        {"all_gather_dim": _emit.i64_attr(all_gather_dimension),
+                         "replica_groups": groups_attr(groups),
                          **_channel_attrs("AllGather", channel_id)}).result
 
 
@@ -328,8 +246,8 @@ def AllToAll(operand: XlaOp, split_dimension: int, concat_dimension: int, split_
     to the i-th replica of the group; each replica concatenates the blocks it receives, in
     group order, along ``concat_dimension`` (spec: AllToAll)."""
     b = builder_of("AllToAll", operand)
-    return b.emit("AllToAll", lambda: all_to_all(operand.value, split_dimension, concat_dimension, split_count,
-                                                 replica_groups, replica_count(b)))
+    return b.emit("AllToAll", lambda: all_to_all(operand.value, split_dimension, concat_dimension,
+                                                 split_count, replica_groups, replica_count(b)))
 
 
 def all_to_all_rule(operand: Shape, split_dimension: int, concat_dimension: int, split_count: int,
@@ -337,7 +255,8 @@ def all_to_all_rule(operand: Shape, split_dimension: int, concat_dimension: int,
     require_static("AllToAll", operand)
     split = _dimension("AllToAll", "split_dimension", split_dimension, operand)
     concat = _dimension("AllToAll", "concat_dimension", concat_dimension, operand)
-    n = _group_count("AllToAll", "split_count", split_count, replica_groups, num_replicas, operand, split, "split")
+    n = _group_count("AllToAll", "split_count", split_count, replica_groups, num_replicas, operand, split,
+                     "split")
     sizes = list(operand.dimensions)
     sizes[split] //= n
     sizes[concat] *= n
@@ -349,11 +268,12 @@ def all_to_all(operand: ir.Value, split_dimension: int, concat_dimension: int, s
     """Emits ``stablehlo.all_to_all``."""
     result = all_to_all_rule(_emit.shape_of(operand), split_dimension, concat_dimension, split_count,
                              replica_groups, num_replicas)
-    groups = _explicit(replica_groups_rule("AllToAll", replica_groups, num_replicas), num_replicas)
+    groups = explicit_groups(replica_groups_rule("AllToAll", replica_groups, num_replicas), num_replicas)
     return _emit.create("stablehlo.all_to_all", [operand], [_emit.type_of(result)],
                         {"split_dimension": _emit.i64_attr(split_dimension),
                          "concat_dimension": _emit.i64_attr(concat_dimension),
-                         "split_count": _emit.i64_attr(split_count), "replica_groups": _groups_attr(groups)}).result
+                         "split_count": _emit.i64_attr(split_count),
+                         "replica_groups": groups_attr(groups)}).result
 
 
 # --- ReduceScatter ----------------------------------------------------------------------------------
@@ -385,17 +305,17 @@ def reduce_scatter_rule(operand: Shape, scatter_dimension: int, shard_count: int
     return operand.with_dimensions(sizes)
 
 
-def reduce_scatter(operand: ir.Value, body: Filler, scatter_dimension: int, shard_count: int, replica_groups=None,
-                   channel_id: int | None = None, reducer: ProgramShape | None = None,
+def reduce_scatter(operand: ir.Value, body: Filler, scatter_dimension: int, shard_count: int,
+                   replica_groups=None, channel_id: int | None = None, reducer: ProgramShape | None = None,
                    num_replicas: int | None = None) -> ir.Value:
     """Emits ``stablehlo.reduce_scatter``; ``body(block)`` fills the reducer region."""
-    result = reduce_scatter_rule(_emit.shape_of(operand), scatter_dimension, shard_count, replica_groups, reducer,
-                                 num_replicas)
-    groups = _explicit(replica_groups_rule("ReduceScatter", replica_groups, num_replicas), num_replicas)
-    attrs = {"scatter_dimension": _emit.i64_attr(scatter_dimension), "replica_groups": _groups_attr(groups),
+    result = reduce_scatter_rule(_emit.shape_of(operand), scatter_dimension, shard_count, replica_groups,
+                                 reducer, num_replicas)
+    groups = explicit_groups(replica_groups_rule("ReduceScatter", replica_groups, num_replicas), num_replicas)
+    attrs = {"scatter_dimension": _emit.i64_attr(scatter_dimension), "replica_groups": groups_attr(groups),
              **_channel_attrs("ReduceScatter", channel_id)}
-    op, (block,) = _emit.create_with_region("stablehlo.reduce_scatter", [operand], [_emit.type_of(result)], attrs,
-                                            _reducer_block_types(result.element_type))
+    op, (block,) = _emit.create_with_region("stablehlo.reduce_scatter", [operand], [_emit.type_of(result)],
+                                            attrs, _reducer_block_types(result.element_type))
     body(block)
     return op.results[0]
 

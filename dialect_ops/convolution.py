@@ -18,8 +18,8 @@ from typing import Sequence
 
 from iree.compiler import ir
 
-from dialect_ops.linalg import _precisions, _result_type
 from dialect_ops._args import int_arg, int_list
+from dialect_ops.linalg import _precisions, _result_type
 from dialect_ops.windows import (
     MakePadding,
     _dilated,
@@ -98,7 +98,7 @@ def conv_dimension_numbers(lhs_spec: str, rhs_spec: str, out_spec: str) -> Convo
     letter a spatial dimension; spatial dimensions are ordered as they appear in ``rhs_spec``."""
     specs = (lhs_spec, rhs_spec, out_spec)
     pairs = (("N", "C"), ("O", "I"), ("N", "C"))
-    for spec, (a, c) in zip(specs, pairs):
+    for spec, (a, c) in zip(specs, pairs, strict=True):
         if spec.count(a) != 1 or spec.count(c) != 1 or len(set(spec)) != len(spec):
             raise InvalidArgumentError(
                 f"conv_dimension_numbers requires each layout to name {a} and {c} once and no letter twice; "
@@ -173,7 +173,8 @@ def ConvGeneralDilated(lhs: XlaOp, rhs: XlaOp, window_strides: Sequence[int], pa
             kernel = [rshape.dimensions[d] for d in dnums.kernel_spatial_dimensions]
             strides = _spatial_list(op_name, "window_strides", window_strides, len(base))
             dilations = _spatial_list(op_name, "rhs_dilation", rhs_dilation or [1] * len(base), len(base))
-            pairs = MakePadding(base, [_dilated(k, d) for k, d in zip(kernel, dilations)], strides, padding)
+            dilated = [_dilated(k, d) for k, d in zip(kernel, dilations, strict=True)]
+            pairs = MakePadding(base, dilated, strides, padding)
         return convolution(lhs.value, rhs.value, window_strides, pairs, lhs_dilation, rhs_dilation, dnums,
                            feature_group_count, batch_group_count, precision_config, preferred_element_type,
                            op_name)
@@ -270,7 +271,7 @@ def conv_general_dilated_rule(lhs: Shape, rhs: Shape, window_strides: Sequence[i
     dims = [0] * lhs.rank
     dims[dnums.output_batch_dimension] = batch // bgc
     dims[dnums.output_feature_dimension] = kernel_out
-    for d, size in zip(dnums.output_spatial_dimensions, spatial):
+    for d, size in zip(dnums.output_spatial_dimensions, spatial, strict=True):
         dims[d] = size
     return Shape.array_shape(_result_type(op_name, lhs, preferred_element_type), dims)
 

@@ -204,11 +204,12 @@ def custom_call_expansion(name: str, operands: Sequence[Shape], shape: Shape,
     else:
         key = (name, tuple(operands), shape, opaque)
         with _lock:
-            computation = _BUILT.get(key)
-        if computation is None:
-            computation = _build(name, expansion, operands, opaque)
+            built = _BUILT.get(key)
+        if built is None:
+            built = _build(name, expansion, operands, opaque)
             with _lock:
-                _BUILT[key] = computation
+                _BUILT[key] = built
+        computation = built
     _check_signature(name, computation, operands, shape)
     return computation
 

@@ -127,7 +127,7 @@ def dot_rule(lhs: Shape, rhs: Shape) -> DotDimensionNumbers:
         if not s.is_array or s.rank not in (1, 2):
             raise ShapeError(f"Dot requires operands of rank 1 or 2 (use DotGeneral otherwise); "
                              f"got {s} for {name} (operands {lhs} and {rhs}).")
-    return DotDimensionNumbers([lhs.rank - 1], [0])
+    return DotDimensionNumbers((lhs.rank - 1,), (0,))
 
 
 # --- DotGeneral -------------------------------------------------------------------------------

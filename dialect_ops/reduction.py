@@ -98,7 +98,7 @@ def reduce_operands_rule(operands: Sequence[Shape], init_values: Sequence[Shape]
             f"{op_name} requires one init_value per operand; got {n} operands and "
             f"{len(init_values)} init_values.")
     same_dimensions(op_name, operands)
-    for i, (s, init) in enumerate(zip(operands, init_values)):
+    for i, (s, init) in enumerate(zip(operands, init_values, strict=True)):
         if not init.is_scalar:
             raise ShapeError(f"{op_name} requires scalar init_values; got {init} for init_value {i}.")
         if init.element_type != s.element_type:
@@ -120,12 +120,12 @@ def reducer_rule(reducer: ProgramShape, element_types: Sequence, op_name: str = 
     if len(results) != n or not all(s.is_scalar for s in results):
         raise ShapeError(f"{op_name} requires a computation returning {n} scalar(s), of shape "
                          f"{expected}; got {reducer}.")
-    for i, (param, want) in enumerate(zip(reducer.parameters, scalars * 2)):
+    for i, (param, want) in enumerate(zip(reducer.parameters, scalars * 2, strict=True)):
         role = f"accumulator of operand {i}" if i < n else f"element of operand {i - n}"
         if not param.compatible(want):
             raise DTypeError(f"{op_name} requires computation parameter {i} (the {role}) to be {want}; "
                              f"got {reducer}.")
-    for i, (result, want) in enumerate(zip(results, scalars)):
+    for i, (result, want) in enumerate(zip(results, scalars, strict=True)):
         if not result.compatible(want):
             raise DTypeError(f"{op_name} requires computation result {i} to be {want}; got {reducer}.")
 

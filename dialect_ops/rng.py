@@ -69,11 +69,11 @@ def _output_shape(op_name: str, shape) -> Shape:
 
 def _scalar_parameters(op_name: str, names: tuple[str, ...], params: tuple[Shape, ...], shape: Shape) -> None:
     """Each parameter is a scalar of the output's element type."""
-    for name, p in zip(names, params):
+    for name, p in zip(names, params, strict=True):
         if not p.is_scalar:
             raise ShapeError(f"{op_name} requires a scalar {name}; got {p}.")
         if p.element_type != shape.element_type:
-            listing = ", ".join(f"{n} {s}" for n, s in zip(names, params))
+            listing = ", ".join(f"{n} {s}" for n, s in zip(names, params, strict=True))
             raise DTypeError(f"{op_name} requires {' and '.join(names)} of the output's element type; "
                              f"got {listing} for output {shape}.")
 

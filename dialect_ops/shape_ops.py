@@ -13,12 +13,18 @@ from typing import Sequence
 
 from iree.compiler import ir
 
+from dialect_ops._args import (
+    dimension_list,
+    int_arg,
+    permutation_list,
+    require_array,
+    require_static,
+    size_list,
+)
 from hlo_mlir import _emit
 from hlo_mlir.builder import XlaBuilder, XlaOp, builder_of
 from hlo_mlir.errors import DTypeError, InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape
-from dialect_ops._args import (dimension_list, int_arg, permutation_list, require_array,
-                              require_static, size_list)
 
 __all__ = ["Broadcast", "BroadcastInDim", "broadcast_in_dim", "broadcast_in_dim_rule",
            "Iota", "iota", "iota_rule",

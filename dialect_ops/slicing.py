@@ -73,7 +73,7 @@ def slice_rule(operand: Shape, start_indices: Sequence[int], limit_indices: Sequ
         if stride[d] < 1:
             raise InvalidArgumentError(f"{op_name} requires positive strides; got {stride}.")
     return Shape.array_shape(operand.element_type,
-                             [-(-(hi - lo) // s) for lo, hi, s in zip(start, limit, stride)])
+                             [-(-(hi - lo) // s) for lo, hi, s in zip(start, limit, stride, strict=True)])
 
 
 def slice_(operand: ir.Value, start_indices: Sequence[int], limit_indices: Sequence[int],
@@ -125,7 +125,8 @@ def concatenate_rule(operands: Sequence[Shape], dimension: int, op_name: str = "
             raise DTypeError(f"{op_name} requires operands of one element type; got {listing}.")
         if s.rank != first.rank:
             raise ShapeError(f"{op_name} requires operands of one rank; got {listing}.")
-        if any(a != c for d, (a, c) in enumerate(zip(s.dimensions, first.dimensions)) if d != dim):
+        pairs = enumerate(zip(s.dimensions, first.dimensions, strict=True))
+        if any(a != c for d, (a, c) in pairs if d != dim):
             raise ShapeError(
                 f"{op_name} requires operands with equal sizes outside dimension {dim}; got {listing}.")
     sizes = list(first.dimensions)
@@ -255,7 +256,7 @@ def pad_rule(operand: Shape, padding_value: Shape,
         raise InvalidArgumentError(
             f"Pad requires one padding_config entry per operand dimension; got {config} "
             f"for operand {operand}.")
-    sizes = [d.padded_size(n) for d, n in zip(config.dimensions, operand.dimensions)]
+    sizes = [d.padded_size(n) for d, n in zip(config.dimensions, operand.dimensions, strict=True)]
     if any(s < 0 for s in sizes):
         raise ShapeError(f"Pad requires padding that leaves non-negative sizes; got sizes {sizes} "
                          f"from padding_config {config} for operand {operand}.")

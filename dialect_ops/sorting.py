@@ -20,10 +20,10 @@ from typing import Callable, Sequence
 
 from iree.compiler import ir
 
-from dialect_ops.elementwise import And, Compare, Select, binary, compare
 from dialect_ops._args import int_arg, same_dimensions
-from dialect_ops.side_effects import optimization_barrier
+from dialect_ops.elementwise import And, Compare, Select, binary, compare
 from dialect_ops.shape_ops import iota
+from dialect_ops.side_effects import optimization_barrier
 from dialect_ops.slicing import slice_
 from dialect_ops.tuple_ops import tuple_
 from hlo_mlir import _emit
@@ -97,7 +97,7 @@ def comparator_rule(comparator: ProgramShape, element_types: Sequence[PrimitiveT
         raise InvalidArgumentError(
             f"{op_name} requires a comparator of {2 * n} parameters for {n} operand(s), of shape "
             f"{expected}; got {len(comparator.parameters)} parameters: {comparator}.")
-    for i, (param, want) in enumerate(zip(comparator.parameters, expected.parameters)):
+    for i, (param, want) in enumerate(zip(comparator.parameters, expected.parameters, strict=True)):
         if not param.is_scalar:
             raise ShapeError(f"{op_name} requires scalar comparator parameters, of shape {expected}; "
                              f"got {param} for parameter {i}: {comparator}.")
@@ -164,13 +164,14 @@ def CreateScalarComparisonComputation(name: str, operand_types: Sequence,
     params = [Parameter(b, 2 * k + side, Shape.scalar_shape(t), f"p.{k}.{'rhs' if side else 'lhs'}")
               for k, t in enumerate(types) for side in (0, 1)]
     last = max(k for k, g in enumerate(generators) if g is not None)
-    result = prev_equal = None
+    result: XlaOp | None = None
+    prev_equal: XlaOp | None = None
     for k, generator in enumerate(generators):
         if generator is None:
             continue
         lhs, rhs = params[2 * k], params[2 * k + 1]
         cmp = generator(lhs, rhs)
-        result = cmp if prev_equal is None else Select(prev_equal, cmp, result)
+        result = cmp if prev_equal is None or result is None else Select(prev_equal, cmp, result)
         if k != last:
             eq = _total_order("EQ")(lhs, rhs)
             prev_equal = eq if prev_equal is None else And(prev_equal, eq)

@@ -23,8 +23,8 @@ from typing import Callable, Sequence, Union
 
 from iree.compiler import ir
 
-from dialect_ops.reduction import reduce_rule
 from dialect_ops._args import bind_form, int_list
+from dialect_ops.reduction import reduce_rule
 from dialect_ops.tuple_ops import inline_untupled, tuple_
 from hlo_mlir import _emit
 from hlo_mlir.builder import XlaBuilder, XlaComputation, XlaOp, builder_of
@@ -82,7 +82,7 @@ def MakePadding(input_dimensions: Sequence[int], window_dimensions: Sequence[int
     if kind is Padding.VALID:
         return [(0, 0)] * len(dims)
     pairs = []
-    for size, w, stride in zip(dims, window, strides):
+    for size, w, stride in zip(dims, window, strides, strict=True):
         output = -(-size // stride)
         total = max((output - 1) * stride + w - size, 0)
         pairs.append((total // 2, total - total // 2))
@@ -100,7 +100,7 @@ def _padding_pairs(op_name: str, padding, rank: int) -> list[tuple[int, int]]:
     if len(pairs) != rank:
         raise InvalidArgumentError(
             f"{op_name} requires one (low, high) padding pair per window dimension ({rank}); got {pairs}.")
-    return pairs
+    return [(lo, hi) for lo, hi in pairs]
 
 
 def _resolve_padding(op_name: str, padding: PaddingSpec, base: Sequence[int], window: Sequence[int],

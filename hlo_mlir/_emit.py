@@ -61,7 +61,8 @@ def i64_array(values: Sequence[int]) -> ir.Attribute:
     return ir.DenseI64ArrayAttr.get([int(v) for v in values])
 
 
-def dense_i64_elements(values: Sequence[int], shape: Sequence[int] | None = None) -> ir.Attribute:
+def dense_i64_elements(values: Sequence[int] | np.ndarray,
+                       shape: Sequence[int] | None = None) -> ir.Attribute:
     arr = np.asarray(values, dtype=np.int64)
     if shape is not None:
         arr = arr.reshape(shape)

@@ -181,7 +181,8 @@ class XlaBuilder:
             with self._ctx, loc, ir.InsertionPoint(self._block):
                 yield loc
         except HloMlirError as e:
-            raise e.with_location(_context.location_text(loc))
+            e.with_location(_context.location_text(loc))
+            raise
         except ir.MLIRError as e:
             raise InvalidArgumentError(f"{op_name} failed: {e}", _context.location_text(loc)) from None
 
@@ -261,7 +262,9 @@ class XlaBuilder:
                     ret = _emit.region_return(list(ops[-1].operands))
                 for op in ops[:-1]:
                     op.operation.move_before(ret)
-                for old, new in zip(body.arguments, block.arguments):
+                # ``block`` may have more arguments after the parameters (a while region's
+                # leaves, which dialect_ops.control_flow reads).
+                for old, new in zip(body.arguments, block.arguments, strict=False):
                     old.replace_all_uses_with(new)
             finally:
                 clone.erase()

@@ -11,13 +11,25 @@ MLP.
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 
 import numpy as np
 
 import hlo_mlir
-from hlo_mlir import (Add, Dot, Max, Parameter, PrimitiveType, Reduce, ScalarLike, Shape, Tuple, XlaBuilder,
-                      XlaComputation)
+from hlo_mlir import (
+    Add,
+    Dot,
+    Max,
+    Parameter,
+    PrimitiveType,
+    Reduce,
+    ScalarLike,
+    Shape,
+    Tuple,
+    XlaBuilder,
+    XlaComputation,
+)
 from pipelines.pipeline import run_pipeline
 
 __all__ = ["build_mlp", "build_reductions", "optimize", "main"]
@@ -27,7 +39,7 @@ def build_mlp(batch: int = 4, sizes: tuple[int, ...] = (8, 16, 3)) -> XlaComputa
     """``relu(x @ w0 + b0) @ w1 + b1``: parameters x, w0, b0, w1, b1 (f32)."""
     b = XlaBuilder("mlp")
     h = Parameter(b, 0, Shape.array_shape(PrimitiveType.F32, [batch, sizes[0]]), "x")
-    for layer, (k, n) in enumerate(zip(sizes, sizes[1:])):
+    for layer, (k, n) in enumerate(itertools.pairwise(sizes)):
         w = Parameter(b, 1 + 2 * layer, Shape.array_shape(PrimitiveType.F32, [k, n]), f"w{layer}")
         bias = Parameter(b, 2 + 2 * layer, Shape.array_shape(PrimitiveType.F32, [n]), f"b{layer}")
         h = Add(Dot(h, w), bias, [1])  # bias broadcast along dimension 1
@@ -87,20 +99,23 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
 
+    def run(computation):  # compiled for the CPU, loaded on the chosen driver
+        return hlo_mlir.runtime.load(hlo_mlir.compile(computation, "llvm-cpu", passes="O0"), args.driver)
+
     built = build_mlp()
     print(f"MLP {built.program_shape()}")
     mlp = optimize(built)
     x = rng.standard_normal((4, 8)).astype(np.float32)
     w0, b0 = rng.standard_normal((8, 16)).astype(np.float32), rng.standard_normal(16).astype(np.float32)
     w1, b1 = rng.standard_normal((16, 3)).astype(np.float32), rng.standard_normal(3).astype(np.float32)
-    ours = hlo_mlir.runtime.load(hlo_mlir.compile(mlp, "llvm-cpu", passes="O0"), args.driver).main(x, w0, b0, w1, b1)
+    ours = run(mlp).main(x, w0, b0, w1, b1)
     worst = _report("mlp", ours, np.maximum(x @ w0 + b0, 0) @ w1 + b1)
 
     built = build_reductions()
     print(f"\nReductions {built.program_shape()}")
     reductions = optimize(built)
     m = rng.standard_normal((5, 7)).astype(np.float32)
-    row_sum, row_max = hlo_mlir.runtime.load(hlo_mlir.compile(reductions, "llvm-cpu", passes="O0"), args.driver).main(m)
+    row_sum, row_max = run(reductions).main(m)
     worst = max(worst, _report("row sum", row_sum, m.sum(axis=1)), _report("row max", row_max, m.max(axis=1)))
 
     print("\nStableHLO of the MLP:")

@@ -81,9 +81,9 @@ def name_problems(module: ir.Module) -> list[str]:
             problems.append(f"computation name {name!r} {count} times")
     instructions = all_instructions(module)
     counts = collections.Counter(name_of(op) for _, op in instructions)
-    for name, count in counts.items():
-        if name is not None and count > 1:
-            problems.append(f"instruction name {name!r} {count} times")
+    for instruction, count in counts.items():
+        if instruction is not None and count > 1:
+            problems.append(f"instruction name {instruction!r} {count} times")
     unnamed = [(comp, op) for comp, op in instructions if name_of(op) is None]
     if unnamed:
         comp, op = unnamed[0]

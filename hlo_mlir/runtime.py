@@ -27,8 +27,8 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-import numpy as np
 import iree.runtime as _rt
+import numpy as np
 from iree.runtime.function import FunctionInvoker as _FunctionInvoker
 
 from hlo_mlir import artifacts
@@ -104,7 +104,7 @@ def _parse_declaration(text: str) -> Signature | None:
     if not m:
         return None
 
-    def shapes(part: str) -> tuple[Shape, ...]:
+    def shapes(part: str) -> tuple[Shape, ...] | None:
         out = []
         for dims, et in _TENSOR.findall(part):
             try:
@@ -138,15 +138,16 @@ class Function:
             raise CallArgumentError(
                 f"{self.name} takes {len(params)} argument(s) {self.signature}; got {len(args)}.")
         flat: list[np.ndarray] = []
-        for i, (arg, shape) in enumerate(zip(args, params)):
+        for i, (arg, shape) in enumerate(zip(args, params, strict=True)):
             self._flatten_one(f"argument {i}", arg, shape, flat)
         return flat
 
     def _flatten_one(self, what: str, arg, shape: Shape, out: list) -> None:
         if shape.is_tuple:
             if not isinstance(arg, (tuple, list)) or len(arg) != len(shape.tuple_shapes):
-                raise CallArgumentError(f"{self.name}: {what}: expected a tuple {shape}; got {_describe(arg)}.")
-            for j, (a, s) in enumerate(zip(arg, shape.tuple_shapes)):
+                raise CallArgumentError(
+                    f"{self.name}: {what}: expected a tuple {shape}; got {_describe(arg)}.")
+            for j, (a, s) in enumerate(zip(arg, shape.tuple_shapes, strict=True)):
                 self._flatten_one(f"{what}[{j}]", a, s, out)
             return
         if shape.is_token:
@@ -203,7 +204,7 @@ def fits(dims: tuple[int, ...], shape: Shape) -> bool:
     and at most the bound for bounded dynamic ones (``f32[<=4]`` takes 0 to 4 elements)."""
     return len(dims) == shape.rank and all(
         d <= bound if dynamic else d == bound
-        for d, bound, dynamic in zip(dims, shape.dimensions, shape.dynamic_dimensions))
+        for d, bound, dynamic in zip(dims, shape.dimensions, shape.dynamic_dimensions, strict=True))
 
 
 def _safe_scalar(arg, shape: Shape) -> bool:
@@ -236,7 +237,8 @@ class LoadedModule:
         if allocator is not None and allocator not in ALLOCATORS:
             raise RuntimeCallError(f"load requires an allocator in {list(ALLOCATORS)}; got {allocator!r}.")
         self.driver = driver
-        self.manifest = None  # the deployment manifest, when loaded from a path that has one
+        # the deployment manifest, when loaded from a path that has one
+        self.manifest: artifacts.Manifest | None = None
         self.functions: dict[str, Function] = {}
         try:
             self._load(vmfb, allocator)
@@ -261,6 +263,7 @@ class LoadedModule:
         self._context = _rt.VmContext(instance, modules=[hal_module, self._vm_module])
         for vm_function in exports:
             reflection = vm_function.reflection or {}
+            signature: Signature | None
             if "hlo_mlir.program_shape" in reflection:
                 signature = _parse_program_shape(reflection["hlo_mlir.program_shape"])
             else:
@@ -272,7 +275,8 @@ class LoadedModule:
         try:
             return self.functions[name]
         except KeyError:
-            raise RuntimeCallError(f"no function {name!r}; the module has {sorted(self.functions)}.") from None
+            raise RuntimeCallError(
+                f"no function {name!r}; the module has {sorted(self.functions)}.") from None
 
     def __getattr__(self, name: str) -> Function:
         if name.startswith("_") or name in ("functions", "driver", "manifest"):
@@ -312,7 +316,8 @@ class LoadedModule:
 def _preferred_driver(exports) -> str:
     """The driver ``hlo_mlir.compile`` recorded for the module's functions (local-task
     wins if they differ), else DEFAULT_DRIVER."""
-    preferred = {(f.reflection or {}).get("hlo_mlir.preferred_driver") for f in exports} - {None}
+    recorded = ((f.reflection or {}).get("hlo_mlir.preferred_driver") for f in exports)
+    preferred = {d for d in recorded if d is not None}
     if len(preferred) == 1:
         return preferred.pop()
     return "local-task" if "local-task" in preferred else DEFAULT_DRIVER

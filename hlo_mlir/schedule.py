@@ -8,7 +8,7 @@ run inside their instruction and are not listed.
 from __future__ import annotations
 
 import collections
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence, cast
 
 from iree.compiler import ir
 
@@ -45,7 +45,8 @@ class ScheduleMixin:
                 raise InvalidArgumentError(
                     "set_schedule requires a sequence of instructions per computation; got "
                     f"{seq!r} for {name!r}.")
-            sequences[name] = [i.name if isinstance(i, HloInstruction) else i for i in seq]
+            # (an unnamed instruction fails verify_unique_names in _check_schedule)
+            sequences[name] = [cast(str, i.name) if isinstance(i, HloInstruction) else i for i in seq]
         self._check_schedule("set_schedule", sequences)
         store_schedule(self._module, sequences)
 
@@ -138,7 +139,7 @@ def _check_sequence(op_name: str, comp: str, region: ir.Region, sequence: list[s
     position = {n: k for k, n in enumerate(sequence)}
     for name in sequence:
         for dep in _dependencies(instructions[name]):
-            dep_name = name_of(dep)
+            dep_name = cast(str, name_of(dep))  # verify_unique_names ran: all are named
             if position[dep_name] > position[name]:
                 raise InvalidArgumentError(
                     f"{op_name} requires a dependency-respecting order; got {name!r} before its "

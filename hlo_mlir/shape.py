@@ -130,7 +130,7 @@ class Shape:
             return False
         if self.is_tuple:
             return len(self.tuple_shapes) == len(other.tuple_shapes) and all(
-                a.compatible(b) for a, b in zip(self.tuple_shapes, other.tuple_shapes))
+                a.compatible(b) for a, b in zip(self.tuple_shapes, other.tuple_shapes, strict=True))
         return self.dimensions == other.dimensions
 
     def leaves(self) -> list["Shape"]:
@@ -146,7 +146,7 @@ class Shape:
         if self.is_token:
             return "token[]"
         dims = ",".join(f"<={d}" if dyn else str(d)
-                        for d, dyn in zip(self.dimensions, self.dynamic_dimensions))
+                        for d, dyn in zip(self.dimensions, self.dynamic_dimensions, strict=True))
         return f"{self.element_type.value}[{dims}]"
 
     def __repr__(self) -> str:
@@ -168,11 +168,11 @@ class Shape:
         if self.is_token:
             return "!stablehlo.token"
         dims = "".join(("?" if dyn else str(d)) + "x"
-                       for d, dyn in zip(self.dimensions, self.dynamic_dimensions))
+                       for d, dyn in zip(self.dimensions, self.dynamic_dimensions, strict=True))
         encoding = ""
         if any(self.dynamic_dimensions):
             bounds = ", ".join(str(d) if dyn else "?"
-                               for d, dyn in zip(self.dimensions, self.dynamic_dimensions))
+                               for d, dyn in zip(self.dimensions, self.dynamic_dimensions, strict=True))
             encoding = f", #stablehlo.bounds<{bounds}>"
         return f"tensor<{dims}{_types.mlir_name(self.element_type)}{encoding}>"
 
@@ -211,7 +211,7 @@ class Shape:
                 bounds = ir_access.dimension_bounds(rt)
                 if bounds is None or any(b is None for b, dyn in zip(bounds, dynamic, strict=True) if dyn):
                     raise ShapeError(f"unbounded dynamic dimension in {t}; XLA shapes need a bound.")
-                dims = [b if dyn else d for d, dyn, b in zip(dims, dynamic, bounds)]
+                dims = [b if dyn else d for d, dyn, b in zip(dims, dynamic, bounds, strict=True)]
             element_type = _types.from_mlir_name(ir_access.element_type_name(rt))
             return Shape(element_type, tuple(dims), (), tuple(dynamic))
         raise DTypeError(f"MLIR type {t} has no XLA shape.")
@@ -263,7 +263,8 @@ class _ShapeParser:
         try:
             element_type = PrimitiveType(name)  # XLA's names only, not numpy's ("float")
         except ValueError:
-            raise InvalidArgumentError(f"Shape.parse: unknown element type {name!r} in {self.text!r}.") from None
+            raise InvalidArgumentError(
+                f"Shape.parse: unknown element type {name!r} in {self.text!r}.") from None
         dims, dyn = [], []
         for d in filter(None, (x.strip() for x in dims_text.split(","))):
             dyn.append(d.startswith("<="))
@@ -274,19 +275,20 @@ class _ShapeParser:
         return Shape.array_shape(element_type, dims, dyn)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ProgramShape:
     """The signature of a computation: parameter shapes (with names) and result shape."""
 
     parameters: tuple[Shape, ...]
     result: Shape
-    parameter_names: tuple[str, ...] = ()
+    parameter_names: tuple[str, ...]
 
-    def __post_init__(self):
-        object.__setattr__(self, "parameters", tuple(self.parameters))
-        names = tuple(self.parameter_names) or tuple(f"p{i}" for i in range(len(self.parameters)))
+    def __init__(self, parameters: Sequence[Shape], result: Shape, parameter_names: Sequence[str] = ()):
+        object.__setattr__(self, "parameters", tuple(parameters))
+        object.__setattr__(self, "result", result)
+        names = tuple(parameter_names) or tuple(f"p{i}" for i in range(len(self.parameters)))
         object.__setattr__(self, "parameter_names", names)
 
     def __str__(self) -> str:
-        params = ", ".join(f"{n}: {s}" for n, s in zip(self.parameter_names, self.parameters))
+        params = ", ".join(f"{n}: {s}" for n, s in zip(self.parameter_names, self.parameters, strict=True))
         return f"({params}) -> {self.result}"

@@ -37,4 +37,5 @@ config.substitutions.append((
     f'{python} -c "import subprocess, sys; sys.stdout.flush(); '
     f'code = subprocess.run(sys.argv[1:]).returncode; print(\'exit code:\', code)"'))
 filecheck = os.path.join(os.path.dirname(sys.executable), "filecheck")
-config.substitutions.append(("filecheck", shlex.quote(filecheck) if os.path.exists(filecheck) else "filecheck"))
+config.substitutions.append(
+    ("filecheck", shlex.quote(filecheck) if os.path.exists(filecheck) else "filecheck"))

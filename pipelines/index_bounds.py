@@ -12,11 +12,11 @@ from iree.compiler import ir
 
 from dialect_ops.elementwise import binary, compare, convert
 from dialect_ops.shape_ops import broadcast_in_dim, reshape, transpose
-from hlo_mlir import _emit
-from pipelines.matchers import constant_array  # noqa: F401 - re-exported for the index passes
 from dialect_ops.slicing import slice_
+from hlo_mlir import _emit
 from hlo_mlir.shape import Shape
 from hlo_mlir.types import PrimitiveType
+from pipelines.matchers import constant_array  # noqa: F401 - re-exported for the index passes
 
 __all__ = ["IN_BOUNDS", "mark_in_bounds", "is_marked", "constant_array", "vector_constant",
            "normalized_indices", "constant_in_bounds", "in_bounds_mask"]

@@ -17,6 +17,7 @@ __all__ = [
     "op_name",
     "element_dtype",
     "static_dims",
+    "known_dims",
     "xla_arrays",
     "constant_array",
     "splat_of",
@@ -62,6 +63,14 @@ def static_dims(value: ir.Value) -> list[int] | None:
     return list(t.shape)
 
 
+def known_dims(value: ir.Value) -> list[int]:
+    """:func:`static_dims` of a value a pass's ``matches`` found static; ValueError if not."""
+    dims = static_dims(value)
+    if dims is None:
+        raise ValueError(f"expected a tensor of static shape; got {value.type}")
+    return dims
+
+
 def xla_arrays(values) -> bool:
     """Whether every value is an array with an XLA shape: False when one has a type without
     an XLA element type (``!quant.uniform``), an unbounded dynamic dimension, or is no tensor.
@@ -83,7 +92,8 @@ def _attr_scalar(attr, dtype: np.dtype) -> np.ndarray | None:
 def _dense_constant(value: ir.Value) -> tuple[ir.DenseElementsAttr, np.dtype] | None:
     """(elements attribute, dtype) of a ``stablehlo.constant`` tensor the bindings can read."""
     op = defining_op(value)
-    if op is None or op.operation.name != "stablehlo.constant" or not isinstance(value.type, ir.RankedTensorType):
+    if op is None or op.operation.name != "stablehlo.constant" \
+            or not isinstance(value.type, ir.RankedTensorType):
         return None
     dtype = element_dtype(value)
     if dtype is None or dtype.kind == "c":  # the bindings cannot read complex attributes

@@ -30,7 +30,7 @@ def clone_ops(ops: Sequence, mapping: dict) -> dict:
     for op in ops:
         clone = op.operation.clone()
         clone.walk(remap)
-        mapping.update(zip(op.results, clone.results))
+        mapping.update(zip(op.results, clone.results, strict=True))
     return mapping
 
 
@@ -38,7 +38,7 @@ def clone_body(source: ir.Block, args: Sequence[ir.Value]) -> list[ir.Value]:
     """Clones ``source``'s ops (not its terminator) with ``args`` in place of its block
     arguments; returns the clones of the values its terminator returns."""
     *ops, terminator = source.operations
-    mapping = clone_ops(ops, dict(zip(source.arguments, args)))
+    mapping = clone_ops(ops, dict(zip(source.arguments, args, strict=True)))
     return [mapping.get(v, v) for v in terminator.operands]
 
 

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Runs every test: pytest on tests/, lit on lit/, then lint-imports (the layer contracts
-# in pyproject.toml). Exits non-zero if any of them fails.
+# Runs every test: pytest on tests/, lit on lit/, then the static checks configured in
+# pyproject.toml: lint-imports (the layer contracts), ruff check . and mypy. Exits non-zero,
+# naming the failed steps, if any of them fails.
 #
 # 1. Installs Mesa's software Vulkan driver (llvmpipe) with apt-get when no Vulkan driver
 #    is present, so that the @pytest.mark.vulkan tests run (as root, or through
 #    passwordless sudo; otherwise it says so and those tests are skipped).
 # 2. Creates or refreshes ./.venv (python3 -m venv; pip install -e '.[test]').
 # 3. pytest tests/ (arguments go to pytest instead: -m slow, or a file), then lit lit/ -v,
-#    then lint-imports.
+#    then lint-imports, ruff check . and mypy.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -68,5 +69,20 @@ echo "==> lint-imports (layers point down; pyproject.toml [tool.importlinter])"
 .venv/bin/lint-imports
 imports_rc=$?
 
-echo "==> pytest exit status $pytest_rc, lit exit status $lit_rc, lint-imports exit status $imports_rc"
-[ "$pytest_rc" -eq 0 ] && [ "$lit_rc" -eq 0 ] && [ "$imports_rc" -eq 0 ]
+echo "==> ruff check . (pyproject.toml [tool.ruff])"
+.venv/bin/ruff check .
+ruff_rc=$?
+
+echo "==> mypy (pyproject.toml [tool.mypy])"
+.venv/bin/mypy
+mypy_rc=$?
+
+echo "==> exit status: pytest $pytest_rc, lit $lit_rc, lint-imports $imports_rc, ruff $ruff_rc, mypy $mypy_rc"
+failed=()
+for step in pytest:$pytest_rc lit:$lit_rc lint-imports:$imports_rc ruff:$ruff_rc mypy:$mypy_rc; do
+  [ "${step##*:}" -eq 0 ] || failed+=("${step%:*}")
+done
+if [ "${#failed[@]}" -ne 0 ]; then
+  echo "FAILED: ${failed[*]}"
+  exit 1
+fi

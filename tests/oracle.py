@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import os
+from typing import Sequence
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "1")
@@ -41,6 +42,8 @@ def _flat_entry_text(computation) -> tuple[str, list[Shape], list[Shape]]:
 
     module = hlo_mlir.compiler.as_module(computation)
     main = ir_access.entry_function(module)
+    if main is None:
+        raise ValueError("the oracle requires a module with a public @main function")
     ftype = ir_access.function_type(main)
     params = [Shape.from_mlir_type(t) for t in ftype.inputs]
     results = [Shape.from_mlir_type(t) for t in ftype.results]
@@ -75,7 +78,7 @@ def _flat_entry_text(computation) -> tuple[str, list[Shape], list[Shape]]:
             inner = _emit.call("hlo_mlir_inner", [pack(s) for s in params],
                                [s.to_mlir_type() for s in results])
             outs: list = []
-            for v, s in zip(inner, results):
+            for v, s in zip(inner, results, strict=True):
                 unpack(v, s, outs)
             _emit.func_return(outs)
     return module.operation.get_asm(), params, results
@@ -83,7 +86,7 @@ def _flat_entry_text(computation) -> tuple[str, list[Shape], list[Shape]]:
 
 def _flatten(args, shapes):
     flat = []
-    for a, s in zip(args, shapes):
+    for a, s in zip(args, shapes, strict=True):
         if s.is_tuple:
             flat.extend(_flatten(a, s.tuple_shapes))
         else:
@@ -91,18 +94,19 @@ def _flatten(args, shapes):
     return flat
 
 
-def run_xla(computation, *args, strict: bool = False, fold_constants: bool = True):
+def run_xla(computation, *args, strict: bool = False, disable: Sequence[str] = ()):
     """Runs ``computation`` on XLA CPU; returns an array or a flat tuple like hlo_mlir.runtime.
 
     ``strict`` disables XLA's algebraic simplifier (use it when XLA checks a pass of ours).
-    ``fold_constants=False`` also disables XLA's constant folding, whose evaluator differs
-    from XLA's compiled code (jaxlib 0.10.2: ``clz`` of a negative constant gives -32 where
-    the compiled op gives 0; the fuzzer, tests/fuzz, compares without it).
+    ``disable`` names more XLA passes to turn off: the fuzzer (tests/fuzz) turns off
+    ``constant_folding``, whose evaluator differs from XLA's compiled code (jaxlib 0.10.2:
+    ``clz`` of a negative constant gives -32 where the compiled op gives 0), and asks XLA
+    without ``fusion`` for a second opinion (a fused ``atan2(iota, iota)`` gives NaN at 0).
     """
     client, xc = _backend()
     text, params, results = _flat_entry_text(computation)
     options = xc.CompileOptions()
-    disabled = (["algsimp"] if strict else []) + ([] if fold_constants else ["constant_folding"])
+    disabled = (["algsimp"] if strict else []) + list(disable)
     if disabled:
         options.env_option_overrides = [("xla_disable_hlo_passes", ",".join(disabled))]
     dev = client.local_devices()[0]
@@ -136,7 +140,8 @@ def _dump(computation) -> None:
         f.write(text)
 
 
-def run_iree(computation, *args, target: str = "llvm-cpu", driver: str = "local-task", flags=(), **compile_kwargs):
+def run_iree(computation, *args, target: str = "llvm-cpu", driver: str = "local-task", flags=(),
+             **compile_kwargs):
     """Compiles with ``hlo_mlir.compile`` (``compile_kwargs``: e.g. ``legalize=False`` to see
     what the pinned IREE does on its own) and runs ``main``."""
     vmfb = hlo_mlir.compile(computation, target=target, flags=flags, **compile_kwargs)
@@ -147,7 +152,7 @@ def assert_close(actual, expected, rtol=1e-5, atol=1e-6, what=""):
     if isinstance(expected, (tuple, list)):
         assert isinstance(actual, (tuple, list)) and len(actual) == len(expected), \
             f"{what}: expected {len(expected)} outputs, got {actual!r}"
-        for i, (a, e) in enumerate(zip(actual, expected)):
+        for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
             assert_close(a, e, rtol, atol, f"{what}[{i}]")
         return
     actual, expected = np.asarray(actual), np.asarray(expected)
@@ -156,8 +161,8 @@ def assert_close(actual, expected, rtol=1e-5, atol=1e-6, what=""):
     if expected.dtype.kind in "biu":
         np.testing.assert_array_equal(actual, expected, err_msg=what)
     else:
-        np.testing.assert_allclose(actual.astype(np.complex128 if expected.dtype.kind == "c" else np.float64),
-                                   expected.astype(np.complex128 if expected.dtype.kind == "c" else np.float64),
+        wide = np.complex128 if expected.dtype.kind == "c" else np.float64
+        np.testing.assert_allclose(actual.astype(wide), expected.astype(wide),
                                    rtol=rtol, atol=atol, equal_nan=True, err_msg=what)
 
 

@@ -36,7 +36,8 @@ def run_xla_replicated(cases: Sequence[tuple], timeout: float = 600) -> list[lis
         p = partitions[0] if partitions else 1
         text, params, results = _flat_entry_text(computation)
         if len(per_replica_args) != n * p:
-            raise ValueError(f"run_xla_replicated requires {n * p} argument lists; got {len(per_replica_args)}.")
+            raise ValueError(
+                f"run_xla_replicated requires {n * p} argument lists; got {len(per_replica_args)}.")
         single = len(results) == 1 and not results[0].is_tuple
         jobs.append((text, (n, p), [_flatten(args, params) for args in per_replica_args], single))
     with tempfile.TemporaryDirectory() as tmp:
@@ -44,15 +45,17 @@ def run_xla_replicated(cases: Sequence[tuple], timeout: float = 600) -> list[lis
         with open(request, "wb") as f:
             pickle.dump([(text, grid, args) for text, grid, args, _ in jobs], f)
         devices = max(n * p for _, (n, p), _, _ in jobs)
-        env = dict(os.environ, JAX_PLATFORMS="cpu", XLA_FLAGS=f"--xla_force_host_platform_device_count={devices}")
+        env = dict(os.environ, JAX_PLATFORMS="cpu",
+                   XLA_FLAGS=f"--xla_force_host_platform_device_count={devices}")
         proc = subprocess.run([sys.executable, os.path.abspath(__file__), request, reply], env=env,
                               capture_output=True, text=True, timeout=timeout)
         if proc.returncode:
-            raise RuntimeError(f"the XLA replica oracle failed (exit {proc.returncode}):\n{proc.stderr[-4000:]}")
+            raise RuntimeError(
+                f"the XLA replica oracle failed (exit {proc.returncode}):\n{proc.stderr[-4000:]}")
         with open(reply, "rb") as f:
             outputs = pickle.load(f)
     return [[outs[0] if single else tuple(outs) for outs in per_replica]
-            for (_, _, _, single), per_replica in zip(jobs, outputs)]
+            for (_, _, _, single), per_replica in zip(jobs, outputs, strict=True)]
 
 
 # --- the child ----------------------------------------------------------------------------------
@@ -77,11 +80,12 @@ def _run_case(client, xc, text: str, grid: tuple[int, int],
     arrays = []
     for i in range(len(per_replica_args[0])):
         values = [per_replica_args[r][i] for r in range(n)]
-        singles = [xc.batched_device_put(core.ShapedArray(v.shape, v.dtype), SingleDeviceSharding(d), [v], [d],
-                                         True, True, xc.HostBufferSemantics.IMMUTABLE_ONLY_DURING_CALL,
-                                         enable_x64=True) for v, d in zip(values, devices)]
-        arrays.append(jax.make_array_from_single_device_arrays(values[0].shape, NamedSharding(mesh, PartitionSpec()),
-                                                               singles))
+        singles = [xc.batched_device_put(core.ShapedArray(v.shape, v.dtype), SingleDeviceSharding(d), [v],
+                                         [d], True, True, xc.HostBufferSemantics.IMMUTABLE_ONLY_DURING_CALL,
+                                         enable_x64=True)
+                   for v, d in zip(values, devices, strict=True)]
+        sharding = NamedSharding(mesh, PartitionSpec())
+        arrays.append(jax.make_array_from_single_device_arrays(values[0].shape, sharding, singles))
     per_output = exe.execute_sharded(arrays).disassemble_into_single_device_arrays()
     return [[np.asarray(per_output[k][r]) for k in range(len(per_output))] for r in range(n)]
 

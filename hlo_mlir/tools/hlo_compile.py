@@ -111,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         first = "build" if args.input.endswith(".py") else "compile"
         return run_isolated("hlo-compile", "hlo_mlir.tools.hlo_compile", argv, args.timeout, phases, first,
                             cleanup=out and _temp_pattern(out))
-    return run_reporting("hlo-compile", lambda: _compile_to_file(args) or ExitCode.OK)
+    return run_reporting("hlo-compile", lambda: _compile_to_file(args))
 
 
 # --- the work ----------------------------------------------------------------------------------
@@ -121,7 +121,7 @@ def _default_output(path: str) -> str | None:
     return os.path.splitext(path)[0] + ".vmfb"
 
 
-def _compile_to_file(args: argparse.Namespace) -> None:
+def _compile_to_file(args: argparse.Namespace) -> int:
     from hlo_mlir import artifacts, compiler
     from hlo_mlir.errors import CompileError, HloMlirError, VerificationError
 
@@ -166,6 +166,7 @@ def _compile_to_file(args: argparse.Namespace) -> None:
     if args.verbose:
         also = f" and {artifacts.manifest_path(output)}" if manifest else ""
         print(f"wrote {output} ({len(vmfb)} bytes){also}")
+    return ExitCode.OK
 
 
 def check_writable(path: str) -> None:
@@ -233,6 +234,8 @@ def _call_entry(path: str, entry: str):
         raise ToolError(f"could not read {path!r}: No such file or directory.", ExitCode.INPUT)
     name = "_hlo_compile_entry_" + os.path.splitext(os.path.basename(path))[0].replace("-", "_")
     spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:  # (not for a path to a regular file)
+        raise ToolError(f"could not load {path!r} as Python.", ExitCode.INPUT)
     module = importlib.util.module_from_spec(spec)
     folder = os.path.dirname(os.path.abspath(path))
     sys.path.insert(0, folder)

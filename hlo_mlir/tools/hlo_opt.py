@@ -243,9 +243,12 @@ def _run_raw_pipeline(module, pipeline: str) -> None:
     except ValueError as e:
         raise _RawPipelineError(str(e)) from None
     messages: list[str] = []
-    handler = module.context.attach_diagnostic_handler(
-        lambda d: messages.append(format_diagnostic(d)) or True
-    )
+
+    def collect(diagnostic) -> bool:
+        messages.append(format_diagnostic(diagnostic))
+        return True  # handled
+
+    handler = module.context.attach_diagnostic_handler(collect)
     try:
         pm.run(module.operation)
     except ir.MLIRError as e:
@@ -261,16 +264,9 @@ def _expectations(text: str, line_offset: int) -> list[tuple[str, int | None, st
     for i, line in enumerate(text.splitlines(), start=1):
         for m in _EXPECTED.finditer(line):
             kind, offset, where, message = m.groups()
-            target: int | None = i + line_offset
-            if offset:
-                target += int(offset)
-            elif where == "above":
-                target -= 1
-            elif where == "below":
-                target += 1
-            elif where == "unknown":
-                target = None
-            out.append((kind, target, message))
+            # @+N/@-N, @above, @below: relative lines; @unknown: a diagnostic without a line
+            target = i + line_offset + (int(offset) if offset else {"above": -1, "below": 1}.get(where, 0))
+            out.append((kind, None if where == "unknown" else target, message))
     return out
 
 
@@ -361,7 +357,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"hlo-opt: error: cannot read {filename}: {what}", file=sys.stderr)
         return ExitCode.INPUT
 
-    outputs, code = [], ExitCode.OK
+    outputs: list[str] = []
+    code: int = ExitCode.OK
     for chunk, line_offset in _split(text, args.split_input_file):
         padded = "\n" * line_offset + chunk
         try:

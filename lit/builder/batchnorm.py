@@ -34,4 +34,5 @@ test("inference", lambda b: BatchNormInference(*params(b, "f64[5,2]", *["f64[5]"
 # CHECK: %[[GX:.*]], %[[GS:.*]], %[[GO:.*]] = "stablehlo.batch_norm_grad"(%arg0, %arg1, %arg2, %arg3, %arg4)
 # CHECK-SAME: feature_index = 2 : i64
 # CHECK: stablehlo.tuple %[[GX]], %[[GS]], %[[GO]]
-test("grad", lambda b: BatchNormGrad(*params(b, "f32[2,3,4]", "f32[4]", "f32[4]", "f32[4]", "f32[2,3,4]"), 0.5, 2))
+test("grad", lambda b: BatchNormGrad(*params(b, "f32[2,3,4]", "f32[4]", "f32[4]", "f32[4]", "f32[2,3,4]"),
+                                     0.5, 2))

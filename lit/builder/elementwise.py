@@ -3,8 +3,21 @@
 
 import numpy as np
 
-from hlo_mlir import (Abs, Add, BitcastConvertType, Clamp, Complex, ConvertElementType, EqTotalOrder, Lt,
-                      Parameter, PrimitiveType, Select, Shape, XlaBuilder)
+from hlo_mlir import (
+    Abs,
+    Add,
+    BitcastConvertType,
+    Clamp,
+    Complex,
+    ConvertElementType,
+    EqTotalOrder,
+    Lt,
+    Parameter,
+    PrimitiveType,
+    Select,
+    Shape,
+    XlaBuilder,
+)
 
 
 def test(name, build):
@@ -63,7 +76,8 @@ test("convert", lambda b: ConvertElementType(Parameter(b, 0, Shape.parse("f32[2]
 
 # CHECK-LABEL: TEST: bitcast_narrower
 # CHECK: stablehlo.bitcast_convert %arg0 : (tensor<3xf32>) -> tensor<3x2xui16>
-test("bitcast_narrower", lambda b: BitcastConvertType(Parameter(b, 0, Shape.parse("f32[3]")), PrimitiveType.U16))
+test("bitcast_narrower", lambda b: BitcastConvertType(Parameter(b, 0, Shape.parse("f32[3]")),
+                                                      PrimitiveType.U16))
 
 # CHECK-LABEL: TEST: shift_right_operator_unsigned
 # CHECK: stablehlo.shift_right_logical %arg0, %{{.*}} : tensor<2xui8>

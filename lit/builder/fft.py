@@ -11,7 +11,8 @@ def test(name, build):
 
 
 # CHECK-LABEL: TEST: fft_3d
-# CHECK: stablehlo.fft %arg0, type = FFT, length = [2, 3, 4] : (tensor<5x2x3x4xcomplex<f32>>) -> tensor<5x2x3x4xcomplex<f32>>
+# CHECK: stablehlo.fft %arg0, type = FFT, length = [2, 3, 4]
+# CHECK-SAME: : (tensor<5x2x3x4xcomplex<f32>>) -> tensor<5x2x3x4xcomplex<f32>>
 test("fft_3d", lambda b: Fft(Parameter(b, 0, Shape.parse("c64[5,2,3,4]")), FftType.FFT, [2, 3, 4]))
 
 # CHECK-LABEL: TEST: ifft

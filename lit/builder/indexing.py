@@ -1,8 +1,21 @@
 # RUN: %python %s | filecheck %s
 """Builder output of the indexing family (one TEST per case)."""
 
-from hlo_mlir import (Add, DynamicSlice, DynamicUpdateSlice, Gather, GatherDimensionNumbers, GetTupleElement,
-                      Max, Parameter, Scatter, ScatterDimensionNumbers, Shape, Tuple, XlaBuilder)
+from hlo_mlir import (
+    Add,
+    DynamicSlice,
+    DynamicUpdateSlice,
+    Gather,
+    GatherDimensionNumbers,
+    GetTupleElement,
+    Max,
+    Parameter,
+    Scatter,
+    ScatterDimensionNumbers,
+    Shape,
+    Tuple,
+    XlaBuilder,
+)
 
 
 def test(name, build):
@@ -24,7 +37,8 @@ def adder(*types):
 
 
 # CHECK-LABEL: TEST: dynamic_slice
-# CHECK: stablehlo.dynamic_slice %arg0, %arg1, %arg2, sizes = [2, 1] : (tensor<4x3xf32>, tensor<i32>, tensor<i32>) -> tensor<2x1xf32>
+# CHECK: stablehlo.dynamic_slice %arg0, %arg1, %arg2, sizes = [2, 1]
+# CHECK-SAME: : (tensor<4x3xf32>, tensor<i32>, tensor<i32>) -> tensor<2x1xf32>
 test("dynamic_slice", lambda b: DynamicSlice(p(b, 0, "f32[4,3]"), [p(b, 1, "s32[]"), p(b, 2, "s32[]")],
                                              [2, 1]))
 
@@ -37,13 +51,16 @@ test("dynamic_slice", lambda b: DynamicSlice(p(b, 0, "f32[4,3]"), [p(b, 1, "s32[
 test("dynamic_slice_rank1_indices", lambda b: DynamicSlice(p(b, 0, "f32[4,3]"), p(b, 1, "s64[2]"), [1, 3]))
 
 # CHECK-LABEL: TEST: dynamic_update_slice
-# CHECK: stablehlo.dynamic_update_slice %arg0, %arg1, %arg2, %arg2 : (tensor<4x3xf32>, tensor<2x2xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>
+# CHECK: stablehlo.dynamic_update_slice %arg0, %arg1, %arg2, %arg2
+# CHECK-SAME: : (tensor<4x3xf32>, tensor<2x2xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>
 test("dynamic_update_slice", lambda b: DynamicUpdateSlice(p(b, 0, "f32[4,3]"), p(b, 1, "f32[2,2]"),
                                                           [p(b, 2, "s32[]")] * 2))
 
 # CHECK-LABEL: TEST: gather_batching
 # CHECK: "stablehlo.gather"(%arg0, %arg1)
-# CHECK-SAME: dimension_numbers = #stablehlo.gather<offset_dims = [2], collapsed_slice_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 2>
+# CHECK-SAME: dimension_numbers = #stablehlo.gather<offset_dims = [2], collapsed_slice_dims = [1],
+# CHECK-SAME: operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1],
+# CHECK-SAME: index_vector_dim = 2>
 # CHECK-SAME: indices_are_sorted = true, slice_sizes = array<i64: 1, 1, 3>
 # CHECK-SAME: (tensor<2x5x3xf32>, tensor<2x4x1xi32>) -> tensor<2x4x3xf32>
 test("gather_batching", lambda b: Gather(
@@ -53,7 +70,10 @@ test("gather_batching", lambda b: Gather(
 
 # CHECK-LABEL: TEST: scatter_add
 # CHECK: "stablehlo.scatter"(%arg0, %arg1, %arg2)
-# CHECK-SAME: indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = true
+# CHECK-SAME: indices_are_sorted = false,
+# CHECK-SAME: scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1],
+# CHECK-SAME: inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>,
+# CHECK-SAME: unique_indices = true
 # CHECK: ^bb0(%[[A:.*]]: tensor<f32>, %[[U:.*]]: tensor<f32>):
 # CHECK: %[[S:.*]] = stablehlo.add %[[A]], %[[U]] : tensor<f32>
 # CHECK: stablehlo.return %[[S]] : tensor<f32>

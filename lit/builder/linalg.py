@@ -1,8 +1,17 @@
 # RUN: %python %s | filecheck %s
 """Builder output of dialect_ops.linalg: Dot, DotGeneral (one TEST per case)."""
 
-from hlo_mlir import (Dot, DotDimensionNumbers, DotGeneral, Parameter, Precision, PrecisionConfig,
-                      PrimitiveType, Shape, XlaBuilder)
+from hlo_mlir import (
+    Dot,
+    DotDimensionNumbers,
+    DotGeneral,
+    Parameter,
+    Precision,
+    PrecisionConfig,
+    PrimitiveType,
+    Shape,
+    XlaBuilder,
+)
 
 
 def test(name, build):

@@ -3,8 +3,20 @@
 
 import numpy as np
 
-from hlo_mlir import (Add, ConstantR0, Ge, Iota, Max, Parameter, ReducePrecision, Reduce, Select, Shape,
-                      Tuple, XlaBuilder)
+from hlo_mlir import (
+    Add,
+    ConstantR0,
+    Ge,
+    Iota,
+    Max,
+    Parameter,
+    Reduce,
+    ReducePrecision,
+    Select,
+    Shape,
+    Tuple,
+    XlaBuilder,
+)
 
 
 def test(name, build):

@@ -1,8 +1,7 @@
 # RUN: %python %s | filecheck %s
 """Builder output of dialect_ops.slicing: Slice, SliceInDim, ConcatInDim, Pad (one TEST per case)."""
 
-from hlo_mlir import (ConcatInDim, MakeEdgePaddingConfig, Pad, Parameter, Shape, Slice, SliceInDim,
-                      XlaBuilder)
+from hlo_mlir import ConcatInDim, MakeEdgePaddingConfig, Pad, Parameter, Shape, Slice, SliceInDim, XlaBuilder
 
 
 def test(name, build):

@@ -1,8 +1,18 @@
 # RUN: %python %s | filecheck %s
 """Builder output of dialect_ops.sorting: Sort, the comparator builders, TopK (one TEST per case)."""
 
-from hlo_mlir import (CreateScalarComparisonComputation, CreateScalarGtComputation, CreateScalarLtComputation,
-                      Lt, Parameter, PrimitiveType, Shape, Sort, TopK, XlaBuilder)
+from hlo_mlir import (
+    CreateScalarComparisonComputation,
+    CreateScalarGtComputation,
+    CreateScalarLtComputation,
+    Lt,
+    Parameter,
+    PrimitiveType,
+    Shape,
+    Sort,
+    TopK,
+    XlaBuilder,
+)
 
 T = PrimitiveType
 

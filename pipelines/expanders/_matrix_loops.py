@@ -120,7 +120,8 @@ def block_at(value: ir.Value, row: ir.Value | None, column: ir.Value | None) -> 
     return dynamic_slice(value, _starts(len(dims), row, column), sizes)
 
 
-def update_block_at(value: ir.Value, update: ir.Value, row: ir.Value | None, column: ir.Value | None) -> ir.Value:
+def update_block_at(value: ir.Value, update: ir.Value, row: ir.Value | None,
+                    column: ir.Value | None) -> ir.Value:
     """``value`` with ``update`` (a block as :func:`block_at` returns) written back at (row, column)."""
     return dynamic_update_slice(value, update, _starts(_emit.shape_of(value).rank, row, column))
 

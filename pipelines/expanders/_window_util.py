@@ -20,7 +20,7 @@ def splice_block(source: ir.Block, dest: ir.Block, args: Sequence[ir.Value]) -> 
     anchor = _emit.region_return([])  # placeholder at the end of dest, removed below
     for o in ops[:-1]:
         o.operation.move_before(anchor)
-    for old, new in zip(source.arguments, args):
+    for old, new in zip(source.arguments, args, strict=True):
         old.replace_all_uses_with(new)
     anchor.erase()
     return list(ops[-1].operands)

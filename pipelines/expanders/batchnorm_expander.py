@@ -100,7 +100,8 @@ class _Normalization:
         grad_scale = binary("Mul", sum_dy_centered, rsqrt)
         i5 = binary("Div", binary("Mul", self.spread(sum_dy_centered), centered),
                     self.spread(binary("Add", variance, self.scalar(self.epsilon))))
-        i6 = binary("Sub", binary("Sub", binary("Mul", dy, self.scalar(self.count)), self.spread(grad_offset)), i5)
+        scaled_dy = binary("Mul", dy, self.scalar(self.count))
+        i6 = binary("Sub", binary("Sub", scaled_dy, self.spread(grad_offset)), i5)
         factor = binary("Div", binary("Mul", scale, rsqrt), self.scalar(self.count))
         return [binary("Mul", self.spread(factor), i6), grad_scale, grad_offset]
 
@@ -109,7 +110,8 @@ class _Normalization:
         n = self.scalar(self.count)
         mean = binary("Div", self.sum(x), n)
         variance = binary("Sub", binary("Div", self.sum(binary("Mul", x, x)), n), binary("Mul", mean, mean))
-        normalized = binary("Mul", binary("Sub", x, self.spread(mean)), self.spread(self.rsqrt_var_eps(variance)))
+        normalized = binary("Mul", binary("Sub", x, self.spread(mean)),
+                            self.spread(self.rsqrt_var_eps(variance)))
         output = binary("Add", binary("Mul", normalized, self.spread(scale)), self.spread(offset))
         return [output, mean, variance]
 

@@ -36,8 +36,15 @@ from hlo_mlir import _emit
 from hlo_mlir.ir_access import bool_attr
 from hlo_mlir.shape import Shape
 from hlo_mlir.types import PrimitiveType
-from pipelines.expanders._matrix_loops import (adjoint, batched_matmul, block_at, counted_loop, select_zero,
-                                               update_block_at, zeros_like)
+from pipelines.expanders._matrix_loops import (
+    adjoint,
+    batched_matmul,
+    block_at,
+    counted_loop,
+    select_zero,
+    update_block_at,
+    zeros_like,
+)
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
 from pipelines.values import scalar
@@ -92,7 +99,8 @@ def _divide(value: ir.Value, real: ir.Value) -> ir.Value:
     """``value / real`` with ``real`` of shape [..., 1, 1], part by part for complex ``value``."""
     if not _emit.shape_of(value).element_type.is_complex:
         return binary("Div", value, real)
-    return binary("Complex", binary("Div", unary("Real", value), real), binary("Div", unary("Imag", value), real))
+    return binary("Complex", binary("Div", unary("Real", value), real),
+                  binary("Div", unary("Imag", value), real))
 
 
 def _nan_if_failed(factor: ir.Value) -> ir.Value:

@@ -85,7 +85,7 @@ class FftExpander(ExpanderPass):
             axes, lengths = axes[:-1], lengths[:-1]
         inverse = kind in (FftType.IFFT, FftType.IRFFT)
         outer = len(lengths) - (kind is FftType.IRFFT)
-        for axis, n in reversed(list(zip(axes[:outer], lengths[:outer]))):
+        for axis, n in reversed(list(zip(axes[:outer], lengths[:outer], strict=True))):
             x = _along(x, axis, lambda v, n=n: transforms.complex(v, n, inverse))
         if kind is FftType.IRFFT:
             x = transforms.complex_to_real(x, lengths[-1])
@@ -178,11 +178,12 @@ class _Transforms:
             weight = np.where((k == 0) | (2 * k == n), 1.0, 2.0)[:, None] / n
             angles = _angles(m, n, n)
             re, im = parts(x)
-            return binary("Add", _product(re, weight * np.cos(angles)), _product(im, -weight * np.sin(angles)))
+            return binary("Add", _product(re, weight * np.cos(angles)),
+                          _product(im, -weight * np.sin(angles)))
         # X[k] = conj(X[n - k]) for k > n/2: the values 1 .. n - m reversed and conjugated.
         rank = shape.rank
-        mirrored = rev(slice_(x, [0] * (rank - 1) + [1], list(shape.dimensions[:-1]) + [n - m + 1], [1] * rank),
-                       [rank - 1])
+        start, limit = [0] * (rank - 1) + [1], list(shape.dimensions[:-1]) + [n - m + 1]
+        mirrored = rev(slice_(x, start, limit, [1] * rank), [rank - 1])
         re, im = parts(mirrored)
         full = concatenate([x, binary("Complex", re, unary("Neg", im))], rank - 1)
         return unary("Real", self.complex(full, n, inverse=True))

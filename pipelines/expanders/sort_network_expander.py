@@ -38,7 +38,7 @@ import numpy as np
 from iree.compiler import ir
 
 from dialect_ops.elementwise import binary, compare, select, unary
-from dialect_ops.indexing import GatherDimensionNumbers, gather
+from dialect_ops.gather_scatter import GatherDimensionNumbers, gather
 from dialect_ops.shape_ops import iota, reshape, transpose
 from dialect_ops.slicing import pad, slice_
 from dialect_ops.sorting import index_type_for
@@ -46,10 +46,10 @@ from hlo_mlir import _emit
 from hlo_mlir.shape import Shape
 from hlo_mlir.types import PrimitiveType
 from pipelines.index_bounds import mark_in_bounds
-from pipelines.sort_regions import comparator_block, sort_dimension, write_tie_break_comparator
 from pipelines.matchers import xla_arrays
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
+from pipelines.sort_regions import comparator_block, sort_dimension, write_tie_break_comparator
 from pipelines.values import scalar
 
 __all__ = ["SortNetworkExpander"]
@@ -117,17 +117,17 @@ def _stage(args: Sequence[ir.Value], n: int, width: int, comparator: ir.Block) -
     lower = compare(binary("And", i, j), zero, "EQ")       # i < partner
     ascending = compare(binary("And", i, k), zero, "EQ")   # this block sorts upward
     first = unary("Not", binary("Xor", lower, ascending))  # i holds the smaller of its pair
-    numbers = GatherDimensionNumbers(offset_dims=[], collapsed_slice_dims=[0], start_index_map=[0],
+    numbers = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,),
                                      index_vector_dim=1)
     partners = [mark_in_bounds(gather(t, partner, numbers, [1], False)) for t in tensors]
-    firsts = [select(first, t, q) for t, q in zip(tensors, partners)]
-    seconds = [select(first, q, t) for t, q in zip(tensors, partners)]
-    inputs = [v for pair in zip(seconds, firsts) for v in pair]
+    firsts = [select(first, t, q) for t, q in zip(tensors, partners, strict=True)]
+    seconds = [select(first, q, t) for t, q in zip(tensors, partners, strict=True)]
+    inputs = [v for pair in zip(seconds, firsts, strict=True) for v in pair]
     less = _map(inputs, size, lambda block: write_tie_break_comparator(block, comparator))
     bound = scalar(n, index_type)
     padded_first = compare(firsts[-1], bound, "GE")
     swap = binary("And", compare(seconds[-1], bound, "LT"), binary("Or", padded_first, less))
-    new = [select(swap, q, t) for t, q in zip(tensors, partners)]
+    new = [select(swap, q, t) for t, q in zip(tensors, partners, strict=True)]
     one = scalar(1, index_type)
     last_step = compare(j, one, "EQ")
     next_k = select(last_step, binary("ShiftLeft", k, one), k)

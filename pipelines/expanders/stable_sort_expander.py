@@ -37,10 +37,10 @@ from dialect_ops.shape_ops import iota
 from dialect_ops.sorting import index_type_for, sort
 from hlo_mlir import _emit
 from hlo_mlir.ir_access import bool_attr, int_attr
-from pipelines.sort_regions import comparator_block, sort_dimension, write_tie_break_comparator
 from pipelines.matchers import producer, xla_arrays
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
+from pipelines.sort_regions import comparator_block, sort_dimension, write_tie_break_comparator
 
 __all__ = ["StableSortExpander"]
 

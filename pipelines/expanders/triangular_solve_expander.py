@@ -33,8 +33,17 @@ from dialect_ops.elementwise import binary
 from dialect_ops.shape_ops import rev
 from hlo_mlir import _emit
 from hlo_mlir.ir_access import bool_attr, transpose_a
-from pipelines.expanders._matrix_loops import (batched_matmul, block_at, conj, counted_loop, select_zero,
-                                               swap_minor, triangle_mask, update_block_at, zeros_like)
+from pipelines.expanders._matrix_loops import (
+    batched_matmul,
+    block_at,
+    conj,
+    counted_loop,
+    select_zero,
+    swap_minor,
+    triangle_mask,
+    update_block_at,
+    zeros_like,
+)
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from iree.compiler import ir
 
-from dialect_ops.collectives import replica_groups_rule
+from dialect_ops.replica_groups import replica_groups_rule
 from hlo_mlir.ir_access import channel_handle, optional_int_attr, replica_groups
 
 __all__ = ["CROSS_REPLICA", "CROSS_PARTITION", "CROSS_REPLICA_AND_PARTITION", "FLATTENED_IDS",

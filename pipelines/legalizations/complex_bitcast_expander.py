@@ -45,7 +45,8 @@ class ComplexBitcastExpander(ExpanderPass):
     legalizes_for_iree = True
 
     def matches(self, op) -> bool:
-        if op.operation.name != "stablehlo.bitcast_convert" or not xla_arrays([op.operands[0], op.results[0]]):
+        if op.operation.name != "stablehlo.bitcast_convert" or not xla_arrays(
+                [op.operands[0], op.results[0]]):
             return False
         return all(_emit.shape_of(v).element_type.is_complex for v in (op.operands[0], op.results[0]))
 

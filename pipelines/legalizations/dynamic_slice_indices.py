@@ -89,7 +89,7 @@ class DynamicSliceIndices(ExpanderPass):
 def _index_for_iree(index: ir.Value) -> ir.Value:
     """``index`` as the same number in a type IREE reads right (see the module docstring)."""
     kind = _index_kind(index)
-    if not _needs_rewrite(kind):
+    if kind is None or not _needs_rewrite(kind):
         return index
     if kind[0] < 32:
         return convert(index, PrimitiveType.S32)

@@ -56,9 +56,9 @@ from typing import Callable, Sequence
 import numpy as np
 from iree.compiler import ir
 
-from dialect_ops.collectives import source_target_pairs_rule
 from dialect_ops.control_flow import map_
 from dialect_ops.elementwise import binary
+from dialect_ops.replica_groups import source_target_pairs_rule
 from dialect_ops.shape_ops import broadcast_in_dim
 from dialect_ops.slicing import concatenate, slice_
 from hlo_mlir import _emit, ir_access
@@ -77,7 +77,7 @@ from pipelines.pass_base import Pass, UpstreamPass
 from pipelines.regions import copy_of
 from pipelines.registry import register
 
-__all__ = ["EmulateReplicas", "emulate_replicas", "run_replicated"]
+__all__ = ["EmulateReplicas", "emulate_replicas"]
 
 _IDS = ("stablehlo.replica_id", "stablehlo.partition_id")
 # Reducers that are one element-wise op on the region's two arguments.
@@ -123,8 +123,8 @@ class EmulateReplicas(Pass):
         declared_n, declared_p = grid_of(module)
         n = self.num_replicas or declared_n
         if not n or n < 1:
-            raise InvalidArgumentError("emulate-replicas requires a replica count: the option num-replicas or the "
-                                       "module attribute mhlo.num_replicas; got neither.")
+            raise InvalidArgumentError("emulate-replicas requires a replica count: the option num-replicas "
+                                       "or the module attribute mhlo.num_replicas; got neither.")
         p = self.num_partitions or declared_p or 1
         for what, count, declared in (("num-replicas", n, declared_n), ("num-partitions", p, declared_p)):
             if count < 1:
@@ -145,7 +145,8 @@ def _entry(module: ir.Module):
 
 def _collectives(main) -> list:
     """The collectives of ``main``'s body; raises for one nested in a region."""
-    found, nested = [], []
+    found: list[ir.Operation] = []
+    nested: list[ir.Operation] = []
 
     def visit(op):
         if op.operation.name in _EMULATORS:
@@ -157,8 +158,9 @@ def _collectives(main) -> list:
         op = nested[0]
         raise InvalidArgumentError(
             f"emulate-replicas requires collectives at the top level of the entry function; got "
-            f"{op.operation.name} inside {op.operation.parent.operation.name} at {op.location} (collectives in "
-            f"while/if/case regions are not emulated: unroll the loop or hoist the collective).")
+            f"{op.operation.name} inside {op.operation.parent.operation.name} at {op.location} "
+            f"(collectives in while/if/case regions are not emulated: unroll the loop or hoist the "
+            f"collective).")
     return found
 
 
@@ -197,7 +199,7 @@ def _replicate(main, block: ir.Block, n: int, p: int, plans: list) -> None:
                 results = _EMULATORS[name](op, args, next(plan))
                 _check_types(op, results, p)
                 for k in range(count):
-                    mappings[k].update(zip(op.results, results[k]))
+                    mappings[k].update(zip(op.results, results[k], strict=True))
             else:
                 for k in range(count):
                     _clone(op, mappings[k], processes[k])
@@ -255,7 +257,7 @@ def _clone(op, mapping: dict, process: tuple[int, int]) -> None:
         with ir.InsertionPoint(inner), inner.location:
             inner.results[0].replace_all_uses_with(_id_constant(inner, process))
         inner.erase()
-    mapping.update(zip(op.results, clone.results))
+    mapping.update(zip(op.results, clone.results, strict=True))
 
 
 # --- the collectives as data movement -----------------------------------------------------------
@@ -324,7 +326,7 @@ def _reduce_scatter(op, args: Values, groups) -> Values:
     out = _per_member(len(args), 1)
     dim = ir_access.int_attr(op, "scatter_dimension")
     for group in groups:
-        for m, block in zip(group, _blocks(_reduced(op, args, group, 0), dim, len(group))):
+        for m, block in zip(group, _blocks(_reduced(op, args, group, 0), dim, len(group)), strict=True):
             out[m][0] = block
     return out
 

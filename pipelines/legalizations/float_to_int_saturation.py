@@ -69,7 +69,8 @@ class FloatToIntSaturation(ExpanderPass):
 
         def full(value, like: Shape) -> ir.Value:
             scalar = Shape.scalar_shape(like.element_type)
-            return broadcast_in_dim(_emit.constant(np.asarray(value, like.dtype), scalar), like.dimensions, [])
+            constant = _emit.constant(np.asarray(value, like.dtype), scalar)
+            return broadcast_in_dim(constant, like.dimensions, [])
 
         lo_x, hi_x = full(lo, shape), full(hi, shape)
         inside = binary("And", compare(x, lo_x, "GT"), compare(x, hi_x, "LT"))

@@ -34,7 +34,7 @@ from dialect_ops.elementwise import clamp
 from hlo_mlir import _emit
 from hlo_mlir.ir_access import GatherDimensions, gather_dimension_numbers, int_array
 from pipelines.index_bounds import constant_in_bounds, is_marked, mark_in_bounds, vector_constant
-from pipelines.matchers import element_dtype, static_dims
+from pipelines.matchers import element_dtype, known_dims, static_dims
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
 from pipelines.values import scalar
@@ -46,7 +46,7 @@ def _gather_bounds(op) -> tuple[GatherDimensions, list[int]]:
     """The dimension numbers and per-component upper bounds of a gather (static operand)."""
     dn = gather_dimension_numbers(op)
     sizes = int_array(op, "slice_sizes")
-    dims = static_dims(op.operands[0])
+    dims = known_dims(op.operands[0])
     return dn, [dims[d] - sizes[d] for d in dn.start_index_map]
 
 

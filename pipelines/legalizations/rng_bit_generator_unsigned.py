@@ -6,11 +6,13 @@ The pinned IREE fails to compile ``rng_bit_generator`` with an f16, bf16 or f64 
 unsigned outputs of every width compile and equal XLA's bits. The bits are the same by
 definition, so::
 
-    %s2, %x = stablehlo.rng_bit_generator %s, algorithm = THREE_FRY : (...) -> (tensor<2xui64>, tensor<3xf64>)
+    %s2, %x = stablehlo.rng_bit_generator %s, algorithm = THREE_FRY
+        : (...) -> (tensor<2xui64>, tensor<3xf64>)
 
 becomes::
 
-    %s2, %u = stablehlo.rng_bit_generator %s, algorithm = THREE_FRY : (...) -> (tensor<2xui64>, tensor<3xui64>)
+    %s2, %u = stablehlo.rng_bit_generator %s, algorithm = THREE_FRY
+        : (...) -> (tensor<2xui64>, tensor<3xui64>)
     %x = stablehlo.bitcast_convert %u : (tensor<3xui64>) -> tensor<3xf64>
 
 Conditions: a floating-point output (f32 compiles, but is rewritten too so that every

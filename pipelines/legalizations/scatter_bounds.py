@@ -45,15 +45,21 @@ import numpy as np
 from iree.compiler import ir
 
 from dialect_ops.elementwise import binary, select
-from dialect_ops.indexing import ScatterDimensionNumbers, scatter
+from dialect_ops.gather_scatter import ScatterDimensionNumbers, scatter
 from dialect_ops.shape_ops import broadcast_in_dim, iota, reshape
 from dialect_ops.slicing import pad, slice_
 from hlo_mlir import _emit
 from hlo_mlir.ir_access import bool_attr
 from hlo_mlir.shape import Shape
 from hlo_mlir.types import PrimitiveType
-from pipelines.index_bounds import (constant_in_bounds, in_bounds_mask, is_marked, mark_in_bounds,
-                                              normalized_indices, vector_constant)
+from pipelines.index_bounds import (
+    constant_in_bounds,
+    in_bounds_mask,
+    is_marked,
+    mark_in_bounds,
+    normalized_indices,
+    vector_constant,
+)
 from pipelines.matchers import xla_arrays
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
@@ -130,7 +136,7 @@ def _copy_result(source: ir.Block, dest: ir.Block, i: int, n: int) -> None:
                 clone = o.operation.clone(ir.InsertionPoint(dest))
                 for j, v in enumerate(o.operands):
                     clone.operands[j] = mapping[v]
-                for old, new in zip(o.results, clone.results):
+                for old, new in zip(o.results, clone.results, strict=True):
                     mapping[old] = new
         _emit.region_return([mapping[ops[-1].operands[i]]])
 
@@ -196,7 +202,7 @@ def _element_scatter(operand, idx, updates, dn, batching, window_dims, mask, uni
         start[-1], limit[-1] = k, k + 1
         component = reshape(slice_(idx, start, limit), idx_shape.dimensions[:-1])
         terms.append((broadcast_in_dim(component, upd.dimensions, scatter_dims), strides[d]))
-    for d, p in zip(dn.input_batching_dims, batching):  # batch position p of the indices
+    for d, p in zip(dn.input_batching_dims, batching, strict=True):  # batch position p of the indices
         terms.append((iota(over_updates, scatter_dims[p]), strides[d]))
     for j, d in enumerate(window_dims):
         terms.append((iota(over_updates, dn.update_window_dims[j]), strides[d]))
@@ -211,7 +217,7 @@ def _element_scatter(operand, idx, updates, dn, batching, window_dims, mask, uni
                         broadcast_in_dim(scalar(numel, S64), upd.dimensions, []))
     flat = reshape(operand, [numel])
     flat = flat if mask is None else _pad_high(flat, 0)
-    element_dn = ScatterDimensionNumbers([], [0], [0], 1)
+    element_dn = ScatterDimensionNumbers((), (0,), (0,), 1)
     result = _scatter_marked(flat, reshape(linear, [m, 1]), reshape(updates, [m]), element_dn,
                              (False, unique and mask is None), body)
     return reshape(slice_(result, [0], [numel]), shape.dimensions)

@@ -28,7 +28,7 @@ from iree.compiler import ir
 from dialect_ops.windows import _dilated
 from hlo_mlir import _emit
 from hlo_mlir.ir_access import convolution_dimension_numbers, int_array, padding_pairs, window_values
-from pipelines.matchers import static_dims
+from pipelines.matchers import known_dims, static_dims
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
 
@@ -72,15 +72,15 @@ class SingleWindowStride(ExpanderPass):
 def _conv_dims(op) -> tuple[list[int], list[int], list[int]]:
     """(input, kernel, output) sizes of the spatial dimensions, in dimension-number order."""
     dnums = convolution_dimension_numbers(op)
-    lhs, rhs, out = (static_dims(v) for v in (op.operands[0], op.operands[1], op.results[0]))
+    lhs, rhs, out = (known_dims(v) for v in (op.operands[0], op.operands[1], op.results[0]))
     return ([lhs[d] for d in dnums.input_spatial_dimensions],
             [rhs[d] for d in dnums.kernel_spatial_dimensions],
             [out[d] for d in dnums.output_spatial_dimensions])
 
 
 def _reduce_window_dims(op) -> tuple[list[int], list[int], list[int]]:
-    return (static_dims(op.operands[0]), int_array(op, "window_dimensions"),
-            static_dims(op.results[0]))
+    return (known_dims(op.operands[0]), int_array(op, "window_dimensions"),
+            known_dims(op.results[0]))
 
 
 _WINDOW_DIMS = {"stablehlo.convolution": _conv_dims, "stablehlo.reduce_window": _reduce_window_dims}

@@ -44,10 +44,10 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from hlo_mlir import _emit
-from pipelines.sort_regions import comparator_block
 from pipelines.matchers import producer
 from pipelines.pass_base import Pass
 from pipelines.registry import register
+from pipelines.sort_regions import comparator_block
 
 __all__ = ["SortBarriers"]
 
@@ -123,6 +123,6 @@ class SortBarriers(Pass):
         with ir.InsertionPoint.after(op), op.location:
             kept = _barrier(results)
         barrier = kept[0].owner.operation
-        for old, new in zip(results, kept):
+        for old, new in zip(results, kept, strict=True):
             old.replace_all_uses_except(new, barrier)
         self.record("dead-result")

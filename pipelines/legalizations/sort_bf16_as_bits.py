@@ -30,11 +30,11 @@ from dialect_ops.sorting import sort
 from hlo_mlir import _emit
 from hlo_mlir.ir_access import bool_attr
 from hlo_mlir.types import PrimitiveType
-from pipelines.sort_regions import comparator_block, sort_dimension
 from pipelines.matchers import xla_arrays
 from pipelines.pass_base import ExpanderPass
 from pipelines.regions import clone_body
 from pipelines.registry import register
+from pipelines.sort_regions import comparator_block, sort_dimension
 
 __all__ = ["SortBf16AsBits"]
 
@@ -56,7 +56,8 @@ class SortBf16AsBits(ExpanderPass):
 
     def expand(self, op) -> Sequence[ir.Value]:
         bf16 = [_is_bf16(v) for v in op.operands]
-        operands = [bitcast_convert(v, PrimitiveType.S16) if b else v for v, b in zip(op.operands, bf16)]
+        operands = [bitcast_convert(v, PrimitiveType.S16) if b else v
+                    for v, b in zip(op.operands, bf16, strict=True)]
         stable = bool_attr(op, "is_stable")
 
         def body(block: ir.Block) -> None:
@@ -66,4 +67,5 @@ class SortBf16AsBits(ExpanderPass):
                 _emit.region_return(clone_body(comparator_block(op), args))
 
         results = sort(operands, sort_dimension(op), stable, body)
-        return [bitcast_convert(r, PrimitiveType.BF16) if b else r for r, b in zip(results, bf16)]
+        return [bitcast_convert(r, PrimitiveType.BF16) if b else r
+                for r, b in zip(results, bf16, strict=True)]

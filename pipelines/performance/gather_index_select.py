@@ -15,8 +15,9 @@ becomes::
     %r = "stablehlo.torch_index_select"(%table, %ids) {dim = 0, batch_dims = 0}
 
 ``torch_index_select`` is a legacy StableHLO op that the pinned IREE still lowers (XLA
-never sees it: the oracle runs the module before the legalizations). It does not clamp, so only gathers whose indices are known to be in
-bounds (``hlo_mlir.in_bounds``, which ``gather-clamp`` sets) are rewritten: run it after
+never sees it: the oracle runs the module before the legalizations). It does not clamp, so
+only gathers whose indices are known to be in bounds (``hlo_mlir.in_bounds``, which
+``gather-clamp`` sets) are rewritten: run it after
 ``gather-clamp``. Conditions: start indices index dimension 0 of the operand only, every
 slice is a whole row (slice sizes ``[1, d1, ..., dn]``, dimension 0 collapsed), the row
 dimensions come last in the result, no batching dimensions, and an explicit index vector

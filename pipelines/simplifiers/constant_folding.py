@@ -73,7 +73,7 @@ def _folds_to_splat(array: np.ndarray) -> bool:
 class _Folder:
     """Per-op fold functions: (op, operand arrays) -> result array or None."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.by_op: dict[str, Callable] = {}
 
     def register(self, *names: str):
@@ -237,8 +237,9 @@ class ConstantFolding(PatternPass):
     @staticmethod
     def _fold_splats(op) -> np.ndarray | None:
         """The 0-d result when every operand is a splat constant (any size: no cap needed)."""
-        splats = [splat_of(v, through_broadcast=False) for v in op.operands]
-        if not splats or any(s is None for s in splats):
+        found = [splat_of(v, through_broadcast=False) for v in op.operands]
+        splats = [s for s in found if s is not None]
+        if not splats or len(splats) != len(found):
             return None
         name = op.operation.name
         if name in _MOVEMENT:

@@ -57,7 +57,8 @@ class TreeReductionRewriter(ExpanderPass):
 
     name = "tree-reduction-rewriter"
     min_size: int = dataclasses.field(
-        default=1 << 16, metadata={"help": "rewrite when a reduced dimension has at least this many elements"})
+        default=1 << 16,
+        metadata={"help": "rewrite when a reduced dimension has at least this many elements"})
     max_results: int = dataclasses.field(
         default=64, metadata={"help": "rewrite only reductions with at most this many result elements"})
     window: int = dataclasses.field(default=4096, metadata={"help": "elements each partial result reduces"})
@@ -70,7 +71,8 @@ class TreeReductionRewriter(ExpanderPass):
         shape = _emit.shape_of(op.operands[0])
         if shape.is_dynamic or math.prod(_emit.shape_of(op.results[0]).dimensions) > self.max_results:
             return False
-        # No reduced dimension (valid: each result is its element combined with the init) has nothing to split.
+        # No reduced dimension (valid: each result is its element combined with the init) has
+        # nothing to split.
         n = max((shape.dimensions[d] for d in int_array(op, "dimensions")), default=0)
         return n >= max(self.min_size, 2 * self.window) and _init_repeats_safely(op)
 

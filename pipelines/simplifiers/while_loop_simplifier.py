@@ -64,7 +64,12 @@ def _has_uses(value: ir.Value) -> bool:
 def _reads(op) -> list[ir.Value]:
     """Every value ``op`` or an op nested in it reads."""
     out: list[ir.Value] = []
-    op.operation.walk(lambda o: out.extend(o.operands) or ir.WalkResult.ADVANCE)
+
+    def visit(o):
+        out.extend(o.operands)
+        return ir.WalkResult.ADVANCE
+
+    op.operation.walk(visit)
     return out
 
 

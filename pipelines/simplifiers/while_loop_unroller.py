@@ -42,7 +42,8 @@ Refused: bodies with side effects (custom_call with ``has_side_effect``, collect
 infeed/outfeed/send/recv, ``rng``, calls), bodies that are not small: any tensor with
 more than ``max-body-elements`` elements (dispatch overhead does not matter there and
 unrolling only costs compile time), and bodies with complex values (the pinned IREE
-miscompiles unrolled complex<f64> Cholesky and triangular-solve loops). Nested regions are copied with the body.
+miscompiles unrolled complex<f64> Cholesky and triangular-solve loops). Nested regions are
+copied with the body.
 
 The copies leave dead counter updates and duplicated constants: run ``algsimp``,
 ``constant-folding``, ``cse`` and ``dce`` after this pass (the O2 preset does).
@@ -123,9 +124,9 @@ def trip_count(op) -> TripCount | None:
         return None
     index, direction, bound = condition
     init = _scalar_int(op.operands[index])
-    if init is None:
-        return None
     dtype = element_dtype(op.operands[index])
+    if init is None or dtype is None:
+        return None
     if not _HOLDS[direction](init, bound):
         return TripCount(0, InductionVariable(index, init, 0, dtype))
     step = _step(op, index)
@@ -241,8 +242,13 @@ def while_ops(module: ir.Module) -> list:
 def _nested(ops: Iterable) -> list:
     """``ops`` and every op nested in them."""
     out: list = []
+
+    def visit(o):
+        out.append(o)
+        return ir.WalkResult.ADVANCE
+
     for op in ops:
-        op.operation.walk(lambda o: out.append(o) or ir.WalkResult.ADVANCE)
+        op.operation.walk(visit)
     return out
 
 
@@ -292,7 +298,7 @@ def _copy(ops: Sequence, params: Sequence[ir.Value], args: Sequence[ir.Value],
     """Copies ``ops`` (a body without its terminator and constants, which ``shared`` maps or
     which stay where they are) at the current insertion point with ``params`` bound to
     ``args``; returns what ``results`` become."""
-    mapping = clone_ops(ops, {**shared, **dict(zip(params, args))})
+    mapping = clone_ops(ops, {**shared, **dict(zip(params, args, strict=True))})
     return [mapping.get(v, v) for v in results]
 
 

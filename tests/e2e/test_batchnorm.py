@@ -11,8 +11,19 @@ import numpy as np
 import pytest
 
 import hlo_mlir
-from hlo_mlir import (BatchNormGrad, BatchNormInference, BatchNormTraining, DTypeError, InvalidArgumentError,
-                      Parameter, Shape, ShapeError, Tuple, XlaBuilder, compiler)
+from hlo_mlir import (
+    BatchNormGrad,
+    BatchNormInference,
+    BatchNormTraining,
+    DTypeError,
+    InvalidArgumentError,
+    Parameter,
+    Shape,
+    ShapeError,
+    Tuple,
+    XlaBuilder,
+    compiler,
+)
 from pipelines import registry
 from tests.oracle import assert_close, run_iree, run_xla
 
@@ -29,7 +40,8 @@ def references(x, scale, offset, mean, variance, dy, epsilon, feature_index):
         return np.expand_dims(f, axes)
 
     batch_mean, batch_var = x.mean(axes), x.var(axes)
-    training = ((x - bc(batch_mean)) / np.sqrt(bc(batch_var) + eps) * bc(scale) + bc(offset), batch_mean, batch_var)
+    training = ((x - bc(batch_mean)) / np.sqrt(bc(batch_var) + eps) * bc(scale) + bc(offset), batch_mean,
+                batch_var)
     inference = (x - bc(mean)) / np.sqrt(bc(variance) + eps) * bc(scale) + bc(offset)
     c = (dy * (x - bc(mean)) / (bc(variance) + eps)).mean(axes)
     d = dy.mean(axes)
@@ -68,7 +80,8 @@ def test_batchnorm_ops(dtype, shape, feature_index):
     assert "batch_norm" not in str(everything)
     for who, outs in (("hlo-mlir (IREE's training and inference)", run_iree(default, *args)),
                       ("hlo-mlir (all expanded)", run_iree(everything, *args)),
-                      ("XLA", run_xla(comp, *args)), ("XLA on the expanded module", run_xla(everything, *args))):
+                      ("XLA", run_xla(comp, *args)),
+                      ("XLA on the expanded module", run_xla(everything, *args))):
         assert_close(outs, expected, rtol=tol, atol=tol, what=f"{who} vs numpy")
 
 
@@ -76,7 +89,8 @@ def test_grad_is_rejected_by_iree_without_the_expander():
     b = XlaBuilder("raw")
     x, f = Parameter(b, 0, Shape.parse("f32[2,3]")), Parameter(b, 1, Shape.parse("f32[3]"))
     comp = b.build(BatchNormGrad(x, f, f, f, x, EPSILON, 1))
-    with pytest.raises(hlo_mlir.CompileError, match="failed to legalize operation 'stablehlo.batch_norm_grad'"):
+    with pytest.raises(hlo_mlir.CompileError,
+                       match="failed to legalize operation 'stablehlo.batch_norm_grad'"):
         hlo_mlir.compile(comp, passes="O0", legalize=False)
 
 
@@ -94,10 +108,11 @@ def test_grad_through_hlo_mlir_compile():
     ("f32[2,3]", "f32[3]", 2, InvalidArgumentError,
      r"BatchNormTraining requires feature_index in \[0, 2\) for operand f32\[2,3\]; got 2"),
     ("f32[2,3]", "f32[2]", 1, ShapeError,
-     r"BatchNormTraining requires scale of shape f32\[3\] \(the operand's element type and feature dimension 1 "
-     r"of f32\[2,3\]\); got f32\[2\]"),
+     r"BatchNormTraining requires scale of shape f32\[3\] \(the operand's element type and feature "
+     r"dimension 1 of f32\[2,3\]\); got f32\[2\]"),
     ("f32[2,3]", "f64[3]", 1, ShapeError, r"BatchNormTraining requires scale of shape f32\[3\]"),
-    ("s32[2,3]", "s32[3]", 1, DTypeError, r"BatchNormTraining requires a floating-point operand; got s32\[2,3\]"),
+    ("s32[2,3]", "s32[3]", 1, DTypeError,
+     r"BatchNormTraining requires a floating-point operand; got s32\[2,3\]"),
 ])
 def test_batchnorm_training_errors(operand, feature, feature_index, error, match):
     b = XlaBuilder("bad")
@@ -110,10 +125,11 @@ def test_batchnorm_inference_and_grad_errors():
     b = XlaBuilder("bad")
     x, f = Parameter(b, 0, Shape.parse("f32[2,3]")), Parameter(b, 1, Shape.parse("f32[3]"))
     wrong = Parameter(b, 2, Shape.parse("f32[3,2]"))
-    with pytest.raises(ShapeError, match=r"BatchNormInference requires variance of shape f32\[3\] .*got f32\[3,2\]"):
+    with pytest.raises(ShapeError,
+                       match=r"BatchNormInference requires variance of shape f32\[3\] .*got f32\[3,2\]"):
         BatchNormInference(x, f, f, f, wrong, EPSILON, 1)
-    with pytest.raises(ShapeError, match=r"BatchNormGrad requires grad_output of the operand's shape f32\[2,3\]; "
-                                         r"got f32\[3,2\]"):
+    with pytest.raises(ShapeError, match=r"BatchNormGrad requires grad_output of the operand's shape "
+                                         r"f32\[2,3\]; got f32\[3,2\]"):
         BatchNormGrad(x, f, f, f, wrong, EPSILON, 1)
     with pytest.raises(InvalidArgumentError, match=r"BatchNormGrad requires a float epsilon; got 'small'"):
         BatchNormGrad(x, f, f, f, x, "small", 1)

@@ -7,8 +7,20 @@ import re
 import numpy as np
 import pytest
 
-from hlo_mlir import (Add, Call, ConstantR0, GetTupleElement, InvalidArgumentError, Mul, Parameter,
-                      Reduce, Shape, ShapeError, Tuple, XlaBuilder)
+from hlo_mlir import (
+    Add,
+    Call,
+    ConstantR0,
+    GetTupleElement,
+    InvalidArgumentError,
+    Mul,
+    Parameter,
+    Reduce,
+    Shape,
+    ShapeError,
+    Tuple,
+    XlaBuilder,
+)
 from tests.oracle import check
 
 

@@ -88,7 +88,9 @@ def _module(n: int, p: int, body: str, results: list[str]) -> str:
 # --- cases -----------------------------------------------------------------------------------------
 def case_issue(n=1, p=2):
     """The issue's module: replica_groups [[0]] with a channel on 2 partitions sums both."""
-    body = f"""    %s = "stablehlo.all_reduce"(%x) {_ADD} {{replica_groups = dense<[[0]]> : tensor<1x1xi64>, {_channel(1)}}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    body = f"""    %s = "stablehlo.all_reduce"(%x) {_ADD}
+        {{replica_groups = dense<[[0]]> : tensor<1x1xi64>, {_channel(1)}}}
+        : (tensor<4x4xf32>) -> tensor<4x4xf32>
     return %s : tensor<4x4xf32>"""
 
     def expected(xs):
@@ -98,23 +100,32 @@ def case_issue(n=1, p=2):
 
 def case_all_reduce_modes(n=2, p=2):
     """One all_reduce per strategy on 2 replicas x 2 partitions."""
-    body = f"""    %r = "stablehlo.all_reduce"(%x) {_ADD} {{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
-    %c = "stablehlo.all_reduce"(%x) {_ADD} {{replica_groups = dense<[[0], [1]]> : tensor<2x1xi64>, {_channel(1)}}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
-    %f = "stablehlo.all_reduce"(%x) {_ADD} {{replica_groups = dense<[[0, 3], [1, 2]]> : tensor<2x2xi64>, {_channel(2)}, use_global_device_ids}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    body = f"""    %r = "stablehlo.all_reduce"(%x) {_ADD}
+        {{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    %c = "stablehlo.all_reduce"(%x) {_ADD}
+        {{replica_groups = dense<[[0], [1]]> : tensor<2x1xi64>, {_channel(1)}}}
+        : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    %f = "stablehlo.all_reduce"(%x) {_ADD} {{replica_groups = dense<[[0, 3], [1, 2]]> : tensor<2x2xi64>,
+        {_channel(2)}, use_global_device_ids}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
     return %r, %c, %f : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>"""
 
     def expected(xs):
         strategies = ((cross_replica, [[0, 1]]), (cross_replica_and_partition, [[0], [1]]),
                       (flattened_ids, [[0, 3], [1, 2]]))
-        per = [_by_process(strategy(groups, n, p), n, p, _reduce_sum(xs, n, p)) for strategy, groups in strategies]
+        per = [_by_process(strategy(groups, n, p), n, p, _reduce_sum(xs, n, p))
+               for strategy, groups in strategies]
         return [tuple(o[k] for o in per) for k in range(n * p)]
     return _module(n, p, body, ["tensor<4x4xf32>"] * 3), expected
 
 
 def case_gather_scatter(n=2, p=2):
     """all_gather and reduce_scatter with a channel: groups span the partitions."""
-    body = f"""    %g = "stablehlo.all_gather"(%x) {{all_gather_dim = 0 : i64, replica_groups = dense<[[0], [1]]> : tensor<2x1xi64>, {_channel(1)}}} : (tensor<4x4xf32>) -> tensor<8x4xf32>
-    %s = "stablehlo.reduce_scatter"(%x) {_ADD} {{scatter_dimension = 1 : i64, replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>, {_channel(2)}, use_global_device_ids}} : (tensor<4x4xf32>) -> tensor<4x2xf32>
+    body = f"""    %g = "stablehlo.all_gather"(%x) {{all_gather_dim = 0 : i64,
+        replica_groups = dense<[[0], [1]]> : tensor<2x1xi64>, {_channel(1)}}}
+        : (tensor<4x4xf32>) -> tensor<8x4xf32>
+    %s = "stablehlo.reduce_scatter"(%x) {_ADD} {{scatter_dimension = 1 : i64,
+        replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>, {_channel(2)}, use_global_device_ids}}
+        : (tensor<4x4xf32>) -> tensor<4x2xf32>
     return %g, %s : tensor<8x4xf32>, tensor<4x2xf32>"""
 
     def expected(xs):
@@ -126,8 +137,11 @@ def case_gather_scatter(n=2, p=2):
 
 def case_cross_partition(n=2, p=2):
     """all_to_all and collective_permute with a channel exchange between partitions."""
-    body = f"""    %t = "stablehlo.all_to_all"(%x) {{split_dimension = 1 : i64, concat_dimension = 0 : i64, split_count = 2 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, {_channel(1)}}} : (tensor<4x4xf32>) -> tensor<8x2xf32>
-    %m = "stablehlo.collective_permute"(%x) {{source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>, {_channel(2)}}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    body = f"""    %t = "stablehlo.all_to_all"(%x) {{split_dimension = 1 : i64, concat_dimension = 0 : i64,
+        split_count = 2 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, {_channel(1)}}}
+        : (tensor<4x4xf32>) -> tensor<8x2xf32>
+    %m = "stablehlo.collective_permute"(%x) {{source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>,
+        {_channel(2)}}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
     return %t, %m : tensor<8x2xf32>, tensor<4x4xf32>"""
 
     def expected(xs):
@@ -189,8 +203,8 @@ def test_grid_errors():
     from pipelines.legalizations.emulate_replicas import emulate_replicas
 
     text = case_issue()[0]
-    with pytest.raises(InvalidArgumentError, match=r"emulate-replicas requires num-partitions equal to the module's "
-                                                   r"mhlo.num_partitions; got 3 and 2\."):
+    with pytest.raises(InvalidArgumentError, match=r"emulate-replicas requires num-partitions equal to the "
+                                                   r"module's mhlo.num_partitions; got 3 and 2\."):
         emulate_replicas(text, 1, 3)
     with pytest.raises(InvalidArgumentError, match=r"run_replicated requires one argument list per process "
                                                    r"\(2: 1 replicas x 2 partitions\); got 1\."):

@@ -16,9 +16,31 @@ import pytest
 
 import hlo_mlir
 from dialect_ops.collectives import set_replica_count
-from hlo_mlir import (Add, AllGather, AllReduce, AllToAll, Call, CollectivePermute, ConstantR0, ConvertElementType,
-                      CrossReplicaSum, DTypeError, Gt, InvalidArgumentError, Lt, Max, Parameter, ReduceScatter,
-                      ReplicaId, Select, Shape, ShapeError, Tuple, While, XlaBuilder)
+from hlo_mlir import (
+    Add,
+    AllGather,
+    AllReduce,
+    AllToAll,
+    Call,
+    CollectivePermute,
+    ConstantR0,
+    ConvertElementType,
+    CrossReplicaSum,
+    DTypeError,
+    Gt,
+    InvalidArgumentError,
+    Lt,
+    Max,
+    Parameter,
+    ReduceScatter,
+    ReplicaId,
+    Select,
+    Shape,
+    ShapeError,
+    Tuple,
+    While,
+    XlaBuilder,
+)
 from hlo_mlir.replicas import run_replicated
 from pipelines.legalizations.emulate_replicas import emulate_replicas
 from tests.oracle import assert_close
@@ -144,8 +166,9 @@ def case_all_reduce(n):
     c = b.build(Tuple(b, outs))
     xs, ys = _inputs(n, "f32[2,3]", np.float32), _inputs(n, "s32[5]", np.int32)
     expected = _transpose([ref_all_reduce(xs, None, np.add), ref_all_reduce(xs, SPLIT[n], np.add),
-                           ref_all_reduce(ys, REVERSED[n], np.maximum), ref_all_reduce(ys, uneven, np.maximum),
-                           ref_all_reduce(xs, None, np.add), ref_all_reduce([v * 2 for v in xs], None, np.add)])
+                           ref_all_reduce(ys, REVERSED[n], np.maximum),
+                           ref_all_reduce(ys, uneven, np.maximum), ref_all_reduce(xs, None, np.add),
+                           ref_all_reduce([v * 2 for v in xs], None, np.add)])
     return Case(c, [[xs[r], ys[r]] for r in range(n)], expected)
 
 
@@ -195,10 +218,12 @@ def case_all_to_all(n):
 def case_reduce_scatter(n):
     b, x = _builder(n, "f32[8,2]", "reduce_scatter")
     add_f, max_f = _adder(np.float32), _scalar_computation("max", np.float32, Max)
-    c = b.build(Tuple(b, [ReduceScatter(x, add_f, 0, n), ReduceScatter(x, max_f, 0, len(SPLIT[n][0]), SPLIT[n]),
+    c = b.build(Tuple(b, [ReduceScatter(x, add_f, 0, n),
+                          ReduceScatter(x, max_f, 0, len(SPLIT[n][0]), SPLIT[n]),
                           ReduceScatter(x, add_f, 0, len(REVERSED[n][0]), REVERSED[n], channel_id=4)]))
     xs = _inputs(n, "f32[8,2]", np.float32)
-    expected = _transpose([ref_reduce_scatter(xs, None, 0, np.add), ref_reduce_scatter(xs, SPLIT[n], 0, np.maximum),
+    expected = _transpose([ref_reduce_scatter(xs, None, 0, np.add),
+                           ref_reduce_scatter(xs, SPLIT[n], 0, np.maximum),
                            ref_reduce_scatter(xs, REVERSED[n], 0, np.add)])
     return Case(c, [[x] for x in xs], expected)
 
@@ -207,7 +232,8 @@ def case_collective_permute(n):
     b, x = _builder(n, "f32[2,2]", "collective_permute")
     cycle = [(i, (i + 1) % n) for i in range(n)]
     partial = [(0, n - 1)]
-    c = b.build(Tuple(b, [CollectivePermute(x, cycle), CollectivePermute(x, partial), CollectivePermute(x, [])]))
+    c = b.build(Tuple(b, [CollectivePermute(x, cycle), CollectivePermute(x, partial),
+                          CollectivePermute(x, [])]))
     xs = _inputs(n, "f32[2,2]", np.float32)
     expected = _transpose([ref_permute(xs, cycle), ref_permute(xs, partial), ref_permute(xs, [])])
     return Case(c, [[x] for x in xs], expected)
@@ -250,7 +276,7 @@ def xla_results():
     """Every case on XLA CPU, N devices each, in one child process."""
     params = [p for p in PARAMS if _case(*p).xla]
     results = run_xla_replicated([(_case(*p).computation, _case(*p).args, p[1]) for p in params])
-    return dict(zip(params, results))
+    return dict(zip(params, results, strict=True))
 
 
 @pytest.mark.parametrize("name,n", PARAMS, ids=[f"{name}-N{n}" for name, n in PARAMS])
@@ -260,7 +286,8 @@ def test_collective(name, n, xla_results):
     for r in range(n):
         assert_close(ours[r], case.expected[r], case.rtol, 1e-5, f"hlo-mlir replica {r} vs numpy")
         if case.xla:
-            assert_close(xla_results[(name, n)][r], case.expected[r], case.rtol, 1e-5, f"XLA replica {r} vs numpy")
+            assert_close(xla_results[(name, n)][r], case.expected[r], case.rtol, 1e-5,
+                         f"XLA replica {r} vs numpy")
 
 
 def test_emulated_module_runs_on_xla_too():
@@ -325,33 +352,37 @@ def test_iree_legalize_runs_the_collective_passes():
 # --- errors ---------------------------------------------------------------------------------------------
 def test_shape_rule_errors():
     b, x = _builder(4, "f32[4,6]", "errors")
-    with pytest.raises(ShapeError, match=r"AllToAll requires the split dimension's size divisible by split_count; "
-                                         r"got size 6 of dimension 1 of f32\[4,6\] and split_count=4\."):
+    with pytest.raises(ShapeError,
+                       match=r"AllToAll requires the split dimension's size divisible by split_count; got "
+                             r"size 6 of dimension 1 of f32\[4,6\] and split_count=4\."):
         AllToAll(x, 1, 0, 4)
-    with pytest.raises(ShapeError, match=r"ReduceScatter requires the scatter dimension's size divisible by "
-                                         r"shard_count; got size 6 of dimension 1 of f32\[4,6\] and shard_count=4\."):
+    with pytest.raises(ShapeError,
+                       match=r"ReduceScatter requires the scatter dimension's size divisible by "
+                             r"shard_count; got size 6 of dimension 1 of f32\[4,6\] and shard_count=4\."):
         ReduceScatter(x, _adder(np.float32), 1, 4)
-    with pytest.raises(InvalidArgumentError, match=r"AllGather requires replica groups of size 3 .*got \[\[0, 1\], "
-                                                   r"\[2, 3\]\]"):
+    with pytest.raises(InvalidArgumentError,
+                       match=r"AllGather requires replica groups of size 3 .*got \[\[0, 1\], \[2, 3\]\]"):
         AllGather(x, 0, 3, [[0, 1], [2, 3]])
-    with pytest.raises(InvalidArgumentError, match=r"AllGather requires shard_count equal to the number of replicas "
-                                                   r"\(4\) when all replicas form one group; got 2\."):
+    with pytest.raises(InvalidArgumentError,
+                       match=r"AllGather requires shard_count equal to the number of replicas \(4\) when "
+                             r"all replicas form one group; got 2\."):
         AllGather(x, 0, 2)
-    with pytest.raises(InvalidArgumentError, match=r"AllGather requires all_gather_dimension in \[0, 2\); got 2"):
+    with pytest.raises(InvalidArgumentError,
+                       match=r"AllGather requires all_gather_dimension in \[0, 2\); got 2"):
         AllGather(x, 2, 4)
 
 
 def test_replica_group_errors():
     b, x = _builder(4, "f32[4]", "groups")
     add = _adder(np.float32)
-    with pytest.raises(InvalidArgumentError, match=r"AllReduce requires replica_groups that partition the replicas "
-                                                   r"\[0, 4\) .*got \[\[0, 1\], \[1, 2, 3\]\] "
-                                                   r"\(replica 1 in two groups\)"):
+    with pytest.raises(InvalidArgumentError,
+                       match=r"AllReduce requires replica_groups that partition the replicas \[0, 4\) "
+                             r".*got \[\[0, 1\], \[1, 2, 3\]\] \(replica 1 in two groups\)"):
         AllReduce(x, add, [[0, 1], [1, 2, 3]])
     with pytest.raises(InvalidArgumentError, match=r"replica 3 missing, replica 5 out of range"):
         AllGather(x, 0, 2, [[0, 1], [2, 5]])
-    with pytest.raises(InvalidArgumentError, match=r"AllToAll requires replica groups of one size; got \[\[0\], "
-                                                   r"\[1, 2, 3\]\]"):
+    with pytest.raises(InvalidArgumentError,
+                       match=r"AllToAll requires replica groups of one size; got \[\[0\], \[1, 2, 3\]\]"):
         AllToAll(x, 0, 0, 1, [[0], [1, 2, 3]])
     # Without a replica count the groups must still partition [0, M) for some M.
     b2 = XlaBuilder("no_count")
@@ -362,24 +393,28 @@ def test_replica_group_errors():
 
 def test_permute_and_reducer_errors():
     b, x = _builder(4, "f32[4]", "permute")
-    with pytest.raises(InvalidArgumentError, match=r"CollectivePermute requires distinct source replicas; got source 0 "
-                                                   r"twice in \[\(0, 1\), \(0, 2\)\]\."):
+    with pytest.raises(InvalidArgumentError,
+                       match=r"CollectivePermute requires distinct source replicas; got source 0 twice in "
+                             r"\[\(0, 1\), \(0, 2\)\]\."):
         CollectivePermute(x, [(0, 1), (0, 2)])
     with pytest.raises(InvalidArgumentError,
                        match=r"CollectivePermute requires distinct target replicas; got target 1"):
         CollectivePermute(x, [(0, 1), (2, 1)])
-    with pytest.raises(InvalidArgumentError, match=r"CollectivePermute requires replica ids in \[0, 4\); got 7"):
+    with pytest.raises(InvalidArgumentError,
+                       match=r"CollectivePermute requires replica ids in \[0, 4\); got 7"):
         CollectivePermute(x, [(0, 7)])
-    with pytest.raises(DTypeError, match=r"AllReduce requires a computation of shape \(f32\[\], f32\[\]\) -> f32\[\] "
-                                         r"for an operand of element type f32; "
-                                         r"got \(a: s32\[\], b: s32\[\]\) -> s32\[\]"):
+    with pytest.raises(DTypeError,
+                       match=r"AllReduce requires a computation of shape \(f32\[\], f32\[\]\) -> f32\[\] "
+                             r"for an operand of element type f32; got \(a: s32\[\], b: s32\[\]\) -> "
+                             r"s32\[\]"):
         AllReduce(x, _adder(np.int32))
     with pytest.raises(InvalidArgumentError,
                        match=r"AllReduce requires a channel_id when use_global_device_ids is set"):
         AllReduce(x, _adder(np.float32), use_global_device_ids=True)
     with pytest.raises(InvalidArgumentError, match=r"AllReduce requires a positive channel_id; got 0"):
         AllReduce(x, _adder(np.float32), channel_id=0)
-    with pytest.raises(ShapeError, match=r"AllReduce requires an array or a non-empty tuple of arrays; got \(\)"):
+    with pytest.raises(ShapeError,
+                       match=r"AllReduce requires an array or a non-empty tuple of arrays; got \(\)"):
         AllReduce(Tuple(b, []), _adder(np.float32))
 
 
@@ -392,8 +427,9 @@ def test_emulation_errors():
     cond_c = cond.build(ConstantR0(cond, False))
     b, x = _builder(2, "f32[2]", "loop")
     looped = b.build(While(cond_c, body_c, x))
-    with pytest.raises(InvalidArgumentError, match=r"emulate-replicas requires collectives at the top level of the "
-                                                   r"entry function; got stablehlo.all_reduce inside stablehlo.while"):
+    with pytest.raises(InvalidArgumentError,
+                       match=r"emulate-replicas requires collectives at the top level of the entry "
+                             r"function; got stablehlo.all_reduce inside stablehlo.while"):
         emulate_replicas(looped)
     plain = XlaBuilder("plain")
     plain_c = plain.build(CrossReplicaSum(Parameter(plain, 0, Shape.parse("f32[2]"))))
@@ -402,13 +438,14 @@ def test_emulation_errors():
     with pytest.raises(InvalidArgumentError,
                        match=r"num-replicas equal to the module's mhlo.num_replicas; got 4 and 2"):
         emulate_replicas(_case("AllGather", 2).computation, 4)
-    with pytest.raises(InvalidArgumentError, match=r"run_replicated requires one argument list per replica \(4\); "
-                                                   r"got 2\."):
+    with pytest.raises(InvalidArgumentError,
+                       match=r"run_replicated requires one argument list per replica \(4\); got 2\."):
         run_replicated(plain_c, [[np.zeros(2, np.float32)]] * 2, 4)
     # A shard count that is not the size of the one group of all replicas.
     gather = XlaBuilder("gather")
     gather_c = gather.build(AllGather(Parameter(gather, 0, Shape.parse("f32[2]")), 0, 2))
-    with pytest.raises(InvalidArgumentError, match=r"emulate-replicas requires stablehlo.all_gather results that "
-                                                   r"match its replica groups; got result types \['tensor<4xf32>'\] "
-                                                   r"but replica 0 of its group receives \['tensor<8xf32>'\]"):
+    with pytest.raises(InvalidArgumentError,
+                       match=r"emulate-replicas requires stablehlo.all_gather results that match its "
+                             r"replica groups; got result types \['tensor<4xf32>'\] but replica 0 of its "
+                             r"group receives \['tensor<8xf32>'\]"):
         emulate_replicas(gather_c, 4)

@@ -10,8 +10,18 @@ import pytest
 from iree.compiler import ir
 
 import hlo_mlir
-from hlo_mlir import (Add, CompileError, Dot, Max, ParseError, Parameter, ScalarLike, Shape, VerificationError,
-                      XlaBuilder)
+from hlo_mlir import (
+    Add,
+    CompileError,
+    Dot,
+    Max,
+    Parameter,
+    ParseError,
+    ScalarLike,
+    Shape,
+    VerificationError,
+    XlaBuilder,
+)
 from hlo_mlir.compiler import TARGETS, target_flags
 from hlo_mlir.runtime import load
 
@@ -56,7 +66,8 @@ def test_unknown_target_lists_valid_ones():
 
 
 def test_flag_errors():
-    with pytest.raises(CompileError, match=r"compile requires flags of the form --name\[=value\]; got 'fast'\."):
+    with pytest.raises(CompileError,
+                       match=r"compile requires flags of the form --name\[=value\]; got 'fast'\."):
         hlo_mlir.compile(_mlp(), flags=["fast"])
     with pytest.raises(CompileError, match=r"(?s)IREE rejected the compile flags: .*option not found: "
                                            r"iree-not-a-flag.*flags: .*--iree-not-a-flag=1"):
@@ -77,7 +88,9 @@ def test_verification_failure_before_compile():
         # before IREE ever sees the module.
         entry.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get([], []))
     for source in (comp, comp.module):
-        with pytest.raises(VerificationError, match=r"(?s)failed verification.*entry block must have 0 arguments to match function signature"):
+        with pytest.raises(VerificationError,
+                           match=r"(?s)failed verification.*entry block must have 0 arguments to match "
+                                 r"function signature"):
             hlo_mlir.compile(source)
 
 

@@ -15,8 +15,23 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from hlo_mlir import (Constant, ConstantR0, ConstantR1, ConstantR2, DTypeError, Full, InvalidArgumentError,
-                      One, Parameter, PrimitiveType, ScalarLike, Shape, Tuple, XlaBuilder, Zero)
+from hlo_mlir import (
+    Constant,
+    ConstantR0,
+    ConstantR1,
+    ConstantR2,
+    DTypeError,
+    Full,
+    InvalidArgumentError,
+    One,
+    Parameter,
+    PrimitiveType,
+    ScalarLike,
+    Shape,
+    Tuple,
+    XlaBuilder,
+    Zero,
+)
 from hlo_mlir.types import dtype_of, from_dtype
 from tests import oracle
 
@@ -71,7 +86,7 @@ def test_constants_of_every_dtype(shape_kind):
             outs.append(Constant(b, a))
             expected.append(np.asarray(a))
     got = oracle.check(b.build(Tuple(b, outs)), [], tuple(expected), rtol=0, atol=0)
-    for g, e in zip(got, expected):  # -0.0 keeps its sign
+    for g, e in zip(got, expected, strict=True):  # -0.0 keeps its sign
         if e.dtype.kind == "f" or e.dtype == ml_dtypes.bfloat16:
             np.testing.assert_array_equal(np.signbit(g.astype(np.float64)), np.signbit(e.astype(np.float64)))
 
@@ -117,7 +132,8 @@ def test_constant_errors():
         Constant(b, ["a"])
     with pytest.raises(InvalidArgumentError, match=r"ConstantR1 requires a rank-1 value; got rank 2"):
         ConstantR1(b, [[1]])
-    with pytest.raises(InvalidArgumentError, match=r"ConstantR0 requires a scalar; got an array of shape \(2,\)"):
+    with pytest.raises(InvalidArgumentError,
+                       match=r"ConstantR0 requires a scalar; got an array of shape \(2,\)"):
         ConstantR0(b, [1, 2])
     with pytest.raises(InvalidArgumentError, match=r"Constant requires an XlaBuilder; got int"):
         Constant(3, 1)

@@ -73,7 +73,8 @@ def test_issue_reproducer_f32_to_u8_and_s32():
     xs = np.array([-8.25, 300, 1e10, np.nan, np.inf, -np.inf], np.float32)
     b = XlaBuilder("issue")
     x = Parameter(b, 0, Shape.from_numpy(xs), "x")
-    comp = b.build(Tuple(b, [ConvertElementType(x, from_dtype("u8")), ConvertElementType(x, from_dtype("s32"))]))
+    comp = b.build(Tuple(b, [ConvertElementType(x, from_dtype("u8")),
+                             ConvertElementType(x, from_dtype("s32"))]))
     expected = (np.array([0, 255, 255, 0, 255, 0], np.uint8),
                 np.array([-8, 300, 2**31 - 1, 0, 2**31 - 1, -2**31], np.int32))
     oracle.check(comp, [xs], expected, rtol=0, atol=0)
@@ -124,8 +125,8 @@ def _complex_values(dtype, shape, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     part = np.float32 if np.dtype(dtype) == np.complex64 else np.float64
     special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-300, -1.5, 3.25], np.float64).astype(part)
-    real = np.where(rng.random(shape) < 0.4, rng.choice(special, shape), rng.standard_normal(shape).astype(part))
-    imag = np.where(rng.random(shape) < 0.4, rng.choice(special, shape), rng.standard_normal(shape).astype(part))
+    real, imag = (np.where(rng.random(shape) < 0.4, rng.choice(special, shape),
+                           rng.standard_normal(shape).astype(part)) for _ in range(2))
     out = np.empty(shape, dtype)
     out.real, out.imag = real, imag
     return out
@@ -147,12 +148,14 @@ def test_complex_bitcasts_give_numpy_view(target):
     p128 = Parameter(b, 0, Shape.from_numpy(z128), "z128")
     p64 = Parameter(b, 1, Shape.from_numpy(z64), "z64")
     q64 = Parameter(b, 2, Shape.from_numpy(s64), "s64")
-    comp = b.build(Tuple(b, [BitcastConvertType(p128, from_dtype("c64")), BitcastConvertType(p64, from_dtype("c128")),
-                             BitcastConvertType(q64, from_dtype("c64")), BitcastConvertType(p128, from_dtype("c128"))]))
+    comp = b.build(Tuple(b, [BitcastConvertType(p128, from_dtype("c64")),
+                             BitcastConvertType(p64, from_dtype("c128")),
+                             BitcastConvertType(q64, from_dtype("c64")),
+                             BitcastConvertType(p128, from_dtype("c128"))]))
     expected = (z128.view(np.complex64).reshape(3, 2), z64.view(np.complex128).reshape(2, 3), s64, z128)
     ours = hlo_mlir.runtime.load(hlo_mlir.compile(comp, target), DRIVER[target]).main(z128, z64, s64)
     assert len(ours) == len(expected)
-    for got, want in zip(ours, expected):
+    for got, want in zip(ours, expected, strict=True):
         assert (got.shape, got.dtype) == (want.shape, want.dtype)
         np.testing.assert_array_equal(_bits(got), _bits(want))  # NaNs included
 

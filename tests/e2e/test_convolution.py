@@ -90,7 +90,8 @@ def conv_ref(lhs, rhs, strides, padding, lhs_dilation=None, rhs_dilation=None, s
     w = dilate(w, rhs_dilation or [1] * n)
     batch, channels = x.shape[:2]
     out_features, kernel_in = w.shape[:2]
-    positions = [0 if k > p else (p - k) // s + 1 for p, k, s in zip(x.shape[2:], w.shape[2:], strides)]
+    positions = [0 if k > p else (p - k) // s + 1
+                 for p, k, s in zip(x.shape[2:], w.shape[2:], strides, strict=True)]
     out = np.zeros([batch // bgc, out_features] + positions, wide)
     if all(positions):
         win = sliding_window_view(x, w.shape[2:], axis=tuple(range(2, 2 + n)))

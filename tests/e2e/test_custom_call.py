@@ -30,7 +30,6 @@ from hlo_mlir import (
 from pipelines.pass_base import PassError
 from tests.oracle import assert_close, run_iree
 
-
 X = np.array([-3.0, -0.5, 0.0, 2.0, 40.0], np.float32)
 
 

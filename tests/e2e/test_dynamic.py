@@ -32,7 +32,6 @@ from hlo_mlir import (
 )
 from tests.oracle import assert_close, check, run_iree, run_xla
 
-
 V = np.arange(1, 11, dtype=np.float32)  # the spec's example: v = {1, ..., 10}
 M = (np.arange(20, dtype=np.float32).reshape(4, 5) - 6) / 4
 
@@ -117,8 +116,9 @@ def test_dynamic_result_holds_the_valid_elements():
 
 @pytest.mark.parametrize("op", ["Mul", "Reduce", pytest.param("BroadcastInDim", marks=pytest.mark.xfail(
     strict=True, raises=ShapeError,
-    reason="BroadcastInDim of a dynamic operand is refused (XLA: f32[2,<=4,5]): the pinned IREE fails to compile "
-           "a broadcast_in_dim with a bounded dynamic result, and a static result would read the padding"))])
+    reason="BroadcastInDim of a dynamic operand is refused (XLA: f32[2,<=4,5]): the pinned IREE fails to "
+           "compile a broadcast_in_dim with a bounded dynamic result, and a static result would read the "
+           "padding"))])
 def test_other_ops_keep_dynamic_dimensions(op):
     b = XlaBuilder("keep")
     d = SetDimensionSize(Parameter(b, 0, Shape.parse("f32[4,5]")), Parameter(b, 1, Shape.parse("s32[]")), 0)

@@ -14,10 +14,25 @@ import numpy as np
 import pytest
 import scipy.special
 
-from hlo_mlir import (Add, BitcastConvertType, Clamp, ConvertElementType, Max, Mul, Neg, Parameter,
-                      PrimitiveType, Select, Shape, Sub, Tuple, XlaBuilder, Lt)
-from hlo_mlir.types import dtype_of, from_dtype
 from dialect_ops import elementwise
+from hlo_mlir import (
+    Add,
+    BitcastConvertType,
+    Clamp,
+    ConvertElementType,
+    Lt,
+    Max,
+    Mul,
+    Neg,
+    Parameter,
+    PrimitiveType,
+    Select,
+    Shape,
+    Sub,
+    Tuple,
+    XlaBuilder,
+)
+from hlo_mlir.types import dtype_of, from_dtype
 from tests import oracle
 
 ALL = ["pred", "s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64", "f16", "bf16", "f32", "f64",
@@ -80,7 +95,8 @@ UNARY_REF = {
     "Tanh": np.tanh, "Exp": np.exp, "Expm1": np.expm1, "Log": np.log, "Log1p": np.log1p,
     "Logistic": lambda x: 1 / (1 + np.exp(-x)), "Sqrt": np.sqrt, "Rsqrt": lambda x: 1 / np.sqrt(x),
     "Cbrt": np.cbrt, "Erf": scipy.special.erf, "IsFinite": np.isfinite, "Not": np.invert,
-    "PopulationCount": lambda x: np.bitwise_count(x.view(f"u{x.dtype.itemsize}")).astype(x.dtype), "Clz": _clz,
+    "PopulationCount": lambda x: np.bitwise_count(x.view(f"u{x.dtype.itemsize}")).astype(x.dtype),
+    "Clz": _clz,
     "Real": np.real, "Imag": np.imag,
 }
 
@@ -92,14 +108,14 @@ def _complex(x, y):
 
 
 def _int_div(x, y):
-    q = [abs(int(a)) // abs(int(b)) * (1 if (a < 0) == (b < 0) else -1) for a, b in zip(x, y)]
+    q = [abs(int(a)) // abs(int(b)) * (1 if (a < 0) == (b < 0) else -1) for a, b in zip(x, y, strict=True)]
     return np.array(q).astype(x.dtype)
 
 
 def _int_pow(x, y):
     bits = x.dtype.itemsize * 8
     out = []
-    for a, b in zip(x.tolist(), y.tolist()):
+    for a, b in zip(x.tolist(), y.tolist(), strict=True):
         if b < 0:  # XLA: 1 for base 1, +-1 for base -1, else 0
             out.append(1 if a == 1 else (-1) ** (-b) if a == -1 else 0)
         else:  # XLA CPU multiplies over the exponent's low 6 bits only (IREE agrees)
@@ -113,7 +129,7 @@ def _shift(kind):
         ux = x.view(f"u{x.dtype.itemsize}").astype(object)
         out = []
         signed = x.view(f"i{x.dtype.itemsize}").tolist()  # arithmetic shifts read the bits as signed
-        for a, ua, s in zip(signed, ux, y.view(f"u{x.dtype.itemsize}").tolist()):
+        for a, ua, s in zip(signed, ux, y.view(f"u{x.dtype.itemsize}").tolist(), strict=True):
             if kind == "left":
                 out.append(0 if s >= bits else (ua << s) % (1 << bits))
             elif kind == "logical":
@@ -216,7 +232,7 @@ def test_all_ops_on_special_values(dtype):
     rtol, atol = TOL.get(dtype, (0, 0))
     ours = oracle.run_iree(comp, x0, y0, y_div)
     theirs = oracle.run_xla(comp, x0, y0, y_div)
-    for (name, _, _), a, x_, e in zip(rows, ours, theirs, expected):
+    for (name, _, _), a, x_, e in zip(rows, ours, theirs, expected, strict=True):
         oracle.assert_close(a, e, rtol, atol, f"hlo-mlir {dtype} {name}")
         oracle.assert_close(x_, e, rtol, atol, f"XLA {dtype} {name}")
 
@@ -231,7 +247,7 @@ def test_shapes_scalar_2d_empty(dtype):
     b = XlaBuilder(f"shapes_{dtype}")
     params = [Parameter(b, i, Shape.from_numpy(a)) for i, a in enumerate(args)]
     outs, expected = [], []
-    for p, a in zip(params, args):
+    for p, a in zip(params, args, strict=True):
         outs += [Add(p, p), Max(p, p) if not t.is_complex else Add(p, p), Lt(p, p) if not t.is_complex
                  else Sub(p, p)]
         expected += [np.logical_or(a, a) if t.is_pred else (a + a).astype(dt),
@@ -332,7 +348,8 @@ def test_clamp():
         lo0, hi0 = np.array(2).astype(dt), np.array(6).astype(dt)
         lo_arr = np.array([0, 4, 7, 1, 5]).astype(dt)
         hi_arr = np.array([1, 8, 3, 9, 2]).astype(dt)  # lo > hi in two places
-        ps = [Parameter(b, len(args) + i, Shape.from_numpy(a)) for i, a in enumerate([x0, lo0, hi0, lo_arr, hi_arr])]
+        ps = [Parameter(b, len(args) + i, Shape.from_numpy(a))
+              for i, a in enumerate([x0, lo0, hi0, lo_arr, hi_arr])]
         args += [x0, lo0, hi0, lo_arr, hi_arr]
         outs += [Clamp(ps[1], ps[0], ps[2]), Clamp(ps[3], ps[0], ps[4])]
         expected += [np.minimum(np.maximum(x0, lo0), hi0), np.minimum(np.maximum(x0, lo_arr), hi_arr)]
@@ -396,7 +413,8 @@ def test_bitcast_convert_type():
         sdt, ddt = _dtype(src), _dtype(dst)
         ratio = ddt.itemsize // sdt.itemsize
         shape = (3, ratio) if ratio > 1 else (3,)
-        x0 = rng.integers(0, 255, size=(int(np.prod(shape)) * sdt.itemsize,), dtype=np.uint8).view(sdt).reshape(shape)
+        nbytes = int(np.prod(shape)) * sdt.itemsize
+        x0 = rng.integers(0, 255, size=(nbytes,), dtype=np.uint8).view(sdt).reshape(shape)
         if sdt.kind == "f":
             x0 = np.where(np.isnan(x0.astype(np.float64)), 1, x0).astype(sdt)  # NaN payloads may canonicalize
         p = Parameter(b, len(args), Shape.from_numpy(x0))
@@ -407,7 +425,7 @@ def test_bitcast_convert_type():
                         out.reshape(x0.shape + (sdt.itemsize // ddt.itemsize,)) if sdt.itemsize > ddt.itemsize
                         else out)
     results = oracle.check(b.build(Tuple(b, outs)), args, tuple(expected), rtol=0, atol=0)
-    for r, e in zip(results, expected):  # bit-exact, NaNs included
+    for r, e in zip(results, expected, strict=True):  # bit-exact, NaNs included
         np.testing.assert_array_equal(r.view(f"u{r.dtype.itemsize}"), e.view(f"u{e.dtype.itemsize}"))
 
 
@@ -428,7 +446,7 @@ def test_denormals_follow_xla(dtype):
     ops = ["Ceil", "Floor", "Log", "Sqrt"]
     comp = b.build(Tuple(b, [getattr(elementwise, n)(x) for n in ops]))
     ours, theirs = oracle.run_iree(comp, x0), oracle.run_xla(comp, x0)
-    for name, a, e in zip(ops, ours, theirs):
+    for name, a, e in zip(ops, ours, theirs, strict=True):
         oracle.assert_close(a, e, 0, 0, f"{dtype} {name} of a denormal")
 
 
@@ -461,7 +479,7 @@ def test_complex_specials():
     names = ["Exp", "Log", "Log1p"]
     comp = b.build(Tuple(b, [getattr(elementwise, n)(x) for n in names]))
     ours, theirs = oracle.run_iree(comp, x0), oracle.run_xla(comp, x0)
-    for name, a, e in zip(names, ours, theirs):
+    for name, a, e in zip(names, ours, theirs, strict=True):
         oracle.assert_close(a, e, 1e-6, 1e-6, f"c64 {name}")
 
 

@@ -11,7 +11,18 @@ import numpy as np
 import pytest
 
 import hlo_mlir
-from hlo_mlir import DTypeError, Fft, FftType, InvalidArgumentError, Parameter, Shape, ShapeError, Tuple, XlaBuilder, compiler
+from hlo_mlir import (
+    DTypeError,
+    Fft,
+    FftType,
+    InvalidArgumentError,
+    Parameter,
+    Shape,
+    ShapeError,
+    Tuple,
+    XlaBuilder,
+    compiler,
+)
 from pipelines import registry
 from tests.oracle import assert_close, run_iree, run_xla
 
@@ -54,7 +65,7 @@ def check_cases(all_cases, real_dtype, **options):
     tol = TOLERANCE[real_dtype]
     for who, outs in (("hlo-mlir", run_iree(module, *args)), ("XLA", run_xla(comp, *args)),
                       ("XLA on the expanded module", run_xla(module, *args))):
-        for (kind, lengths, x, ref), r in zip(all_cases, outs):
+        for (kind, lengths, x, ref), r in zip(all_cases, outs, strict=True):
             scale = max(1.0, float(np.abs(ref).max()))
             expected = ref.astype(COMPLEX_OF[real_dtype] if ref.dtype.kind == "c" else real_dtype)
             assert_close(r, expected, rtol=tol, atol=tol * scale,
@@ -73,7 +84,8 @@ def test_long_lengths_split_cooley_tukey():
     real = rng.normal(size=(2, 100)).astype(np.float32)
     spectrum = np.fft.rfft(rng.normal(size=(2, 67))).astype(np.complex64)
     check_cases([(FftType.FFT, [96], x, np.fft.fft(x)), (FftType.RFFT, [100], real, np.fft.rfft(real)),
-                 (FftType.IRFFT, [67], spectrum, np.fft.irfft(spectrum, 67))], np.float32, max_direct_length=16)
+                 (FftType.IRFFT, [67], spectrum, np.fft.irfft(spectrum, 67))], np.float32,
+                max_direct_length=16)
 
 
 def test_split_f64_power_of_two():
@@ -116,13 +128,15 @@ def test_two_axis_transform_is_rejected_by_iree_without_the_expander():
     ("f32[8]", FftType.FFT, [8], DTypeError, r"Fft requires a c64 or c128 operand for FFT; got f32\[8\]"),
     ("c64[8]", FftType.RFFT, [8], DTypeError, r"Fft requires an f32 or f64 operand for RFFT; got c64\[8\]"),
     ("c64[2,8]", FftType.FFT, [2, 4], ShapeError,
-     r"Fft requires the 2 minor operand dimensions to be \[2, 4\] for FFT with fft_length \[2, 4\]; got c64\[2,8\]"),
+     r"Fft requires the 2 minor operand dimensions to be \[2, 4\] for FFT with fft_length \[2, 4\]; "
+     r"got c64\[2,8\]"),
     ("c64[2,8]", FftType.IRFFT, [2, 8], ShapeError,
      r"Fft requires the 2 minor operand dimensions to be \[2, 5\] for IRFFT"),
     ("c64[2,2,2,2]", FftType.FFT, [2, 2, 2, 2], InvalidArgumentError,
      r"Fft requires 1 to 3 fft_length values \(axes\); got \[2, 2, 2, 2\]"),
     ("c64[8]", FftType.FFT, [2, 8], ShapeError, r"Fft requires an operand of rank >= 2"),
-    ("c64[8]", "DCT", [8], InvalidArgumentError, r"Fft requires fft_type in \['FFT', 'IFFT', 'RFFT', 'IRFFT'\]"),
+    ("c64[8]", "DCT", [8], InvalidArgumentError,
+     r"Fft requires fft_type in \['FFT', 'IFFT', 'RFFT', 'IRFFT'\]"),
 ])
 def test_fft_errors(shape, kind, lengths, error, match):
     b = XlaBuilder("bad")

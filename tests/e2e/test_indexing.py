@@ -18,10 +18,29 @@ import numpy as np
 import pytest
 
 import hlo_mlir
-from hlo_mlir import (Add, DTypeError, DynamicSlice, DynamicUpdateSlice, Gather, GatherDimensionNumbers,
-                      GetTupleElement, InvalidArgumentError, Max, Mul, Parameter, Reshape, Scatter,
-                      ScatterDimensionNumbers, Slice,
-                      Shape, ShapeError, Sub, Tuple, XlaBuilder, compiler)
+from hlo_mlir import (
+    Add,
+    DTypeError,
+    DynamicSlice,
+    DynamicUpdateSlice,
+    Gather,
+    GatherDimensionNumbers,
+    GetTupleElement,
+    InvalidArgumentError,
+    Max,
+    Mul,
+    Parameter,
+    Reshape,
+    Scatter,
+    ScatterDimensionNumbers,
+    Shape,
+    ShapeError,
+    Slice,
+    Sub,
+    Tuple,
+    XlaBuilder,
+    compiler,
+)
 from pipelines import registry
 from tests.oracle import assert_close, check, run_iree, run_xla
 
@@ -71,14 +90,14 @@ def replace_computation(type_name):
 
 # --- numpy references ---------------------------------------------------------------------
 def np_dynamic_slice(x, starts, sizes):
-    starts = [min(max(int(s), 0), n - k) for s, n, k in zip(starts, x.shape, sizes)]
-    return x[tuple(slice(s, s + k) for s, k in zip(starts, sizes))]
+    starts = [min(max(int(s), 0), n - k) for s, n, k in zip(starts, x.shape, sizes, strict=True)]
+    return x[tuple(slice(s, s + k) for s, k in zip(starts, sizes, strict=True))]
 
 
 def np_dynamic_update_slice(x, update, starts):
-    starts = [min(max(int(s), 0), n - k) for s, n, k in zip(starts, x.shape, update.shape)]
+    starts = [min(max(int(s), 0), n - k) for s, n, k in zip(starts, x.shape, update.shape, strict=True)]
     out = x.copy()
-    out[tuple(slice(s, s + k) for s, k in zip(starts, update.shape))] = update
+    out[tuple(slice(s, s + k) for s, k in zip(starts, update.shape, strict=True))] = update
     return out
 
 
@@ -96,9 +115,9 @@ def np_gather(operand, indices, dn: GatherDimensionNumbers, slice_sizes):
     rank = len(batch_shape) + len(offset_sizes)
     batch_dims = [d for d in range(rank) if d not in dn.offset_dims]
     shape = [0] * rank
-    for d, n in zip(batch_dims, batch_shape):
+    for d, n in zip(batch_dims, batch_shape, strict=True):
         shape[d] = n
-    for d, n in zip(dn.offset_dims, offset_sizes):
+    for d, n in zip(dn.offset_dims, offset_sizes, strict=True):
         shape[d] = n
     out = np.zeros(shape, operand.dtype)
     offset_operand_dims = [d for d in range(operand.ndim)
@@ -109,9 +128,9 @@ def np_gather(operand, indices, dn: GatherDimensionNumbers, slice_sizes):
         full = [0] * operand.ndim
         for k, d in enumerate(dn.start_index_map):
             full[d] = min(max(start[k], 0), operand.shape[d] - slice_sizes[d])
-        for od, sd in zip(dn.operand_batching_dims, dn.start_indices_batching_dims):
+        for od, sd in zip(dn.operand_batching_dims, dn.start_indices_batching_dims, strict=True):
             full[od] += batch_index[sd - (sd > dn.index_vector_dim)]
-        for od, rd in zip(offset_operand_dims, dn.offset_dims):
+        for od, rd in zip(offset_operand_dims, dn.offset_dims, strict=True):
             full[od] += out_index[rd]
         out[out_index] = operand[tuple(full)]
     return out
@@ -126,7 +145,7 @@ def np_scatter(operands, indices, updates, dn: ScatterDimensionNumbers, combine)
     window_operand_dims = [d for d in range(outs[0].ndim)
                            if d not in dn.inserted_window_dims + dn.input_batching_dims]
     window = [1] * outs[0].ndim
-    for od, ud in zip(window_operand_dims, dn.update_window_dims):
+    for od, ud in zip(window_operand_dims, dn.update_window_dims, strict=True):
         window[od] = upd.shape[ud]
     for u_index in itertools.product(*map(range, upd.shape)):
         batch_index = [u_index[d] for d in scatter_dims]
@@ -137,13 +156,13 @@ def np_scatter(operands, indices, updates, dn: ScatterDimensionNumbers, combine)
         full = [0] * outs[0].ndim
         for k, d in enumerate(dn.scatter_dims_to_operand_dims):
             full[d] = start[k]
-        for od, sd in zip(dn.input_batching_dims, dn.scatter_indices_batching_dims):
+        for od, sd in zip(dn.input_batching_dims, dn.scatter_indices_batching_dims, strict=True):
             full[od] += batch_index[sd - (sd > dn.index_vector_dim)]
-        for od, ud in zip(window_operand_dims, dn.update_window_dims):
+        for od, ud in zip(window_operand_dims, dn.update_window_dims, strict=True):
             full[od] += u_index[ud]
         full = tuple(full)
         values = combine([o[full] for o in outs], [u[u_index] for u in updates])
-        for o, v in zip(outs, values):
+        for o, v in zip(outs, values, strict=True):
             o[full] = v
     return outs
 
@@ -267,7 +286,8 @@ def test_gather_forms():
 
 def test_whole_row_gathers_become_index_selects():
     """After clamping, gathers of whole rows are torch_index_select (IREE copies rows)."""
-    comp = _forms_module("gather_forms", GATHER_FORMS, lambda ps, spec: Gather(ps[0], ps[1], spec[1], spec[2]))
+    comp = _forms_module("gather_forms", GATHER_FORMS,
+                         lambda ps, spec: Gather(ps[0], ps[1], spec[1], spec[2]))
     module = hlo_mlir.compiler.as_module(comp)
     hlo_mlir.compiler.prepare(module)
     text = str(module)
@@ -290,7 +310,7 @@ ROW_UPDATES = ScatterDimensionNumbers(update_window_dims=[1], inserted_window_di
 
 
 def _add(cur, upd):
-    return [c + u for c, u in zip(cur, upd)]
+    return [c + u for c, u in zip(cur, upd, strict=True)]
 
 
 @pytest.mark.parametrize("type_name,index_type", [("f32", "s32"), ("u8", "u8"), ("f16", "s64")])

@@ -9,8 +9,22 @@ import numpy as np
 import pytest
 
 from dialect_ops import elementwise
-from hlo_mlir import (Add, Atan2, Cbrt, Constant, Max, Min, Mul, Parameter, Pow, Shape, Sin, Tuple,
-                      XlaBuilder, compiler)
+from hlo_mlir import (
+    Add,
+    Atan2,
+    Cbrt,
+    Constant,
+    Max,
+    Min,
+    Mul,
+    Parameter,
+    Pow,
+    Shape,
+    Sin,
+    Tuple,
+    XlaBuilder,
+    compiler,
+)
 from hlo_mlir.types import dtype_of, from_dtype
 from pipelines import registry
 from pipelines.analyses.libm_flags import required_flags
@@ -77,7 +91,8 @@ def test_pow_c99_special_cases(dtype):
     y0 = np.array([p[1] for p in pairs]).astype(dt)
     with np.errstate(all="ignore"):
         expected = np.power(x0.astype(np.float64), y0.astype(np.float64)).astype(dt)
-    got = oracle.check(_binary_module("pow", Pow, dtype, x0, y0), [x0, y0], expected, rtol=RTOL[dtype], atol=0)
+    got = oracle.check(_binary_module("pow", Pow, dtype, x0, y0), [x0, y0], expected, rtol=RTOL[dtype],
+                       atol=0)
     _assert_same_signs(got, expected)
 
 
@@ -129,7 +144,8 @@ def test_required_flags_for_f64_transcendentals():
     """f64 sin/cos/... and complex<f64> transcendentals need libm: link as a system library."""
     def flags(shape, op):
         b = XlaBuilder("flags")
-        return required_flags(compiler.as_module(b.build(op(Parameter(b, 0, Shape.parse(shape))))), "llvm-cpu")
+        module = compiler.as_module(b.build(op(Parameter(b, 0, Shape.parse(shape)))))
+        return required_flags(module, "llvm-cpu")
     assert flags("f64[2]", Sin) == ["--iree-llvmcpu-link-embedded=false"]
     assert flags("c128[2]", elementwise.Exp) == ["--iree-llvmcpu-link-embedded=false"]
     assert flags("f32[2]", Sin) == []
@@ -165,7 +181,8 @@ def test_complex_max_min_follow_xla():
     oracle.assert_close(oracle.run_iree(comp, x0, y0), oracle.run_xla(comp, x0, y0), 0, 0, "max/min vs XLA")
 
 
-@pytest.mark.parametrize("dtype, exponent_bits, mantissa_bits", [("f32", 5, 10), ("f64", 8, 7), ("f32", 2, 1)])
+@pytest.mark.parametrize("dtype, exponent_bits, mantissa_bits",
+                         [("f32", 5, 10), ("f64", 8, 7), ("f32", 2, 1)])
 def test_reduce_precision_overflow_is_inf(dtype, exponent_bits, mantissa_bits):
     """Values beyond the reduced range become +-inf (not NaN), as in XLA."""
     from hlo_mlir import ReducePrecision

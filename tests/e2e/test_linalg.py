@@ -8,8 +8,22 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from hlo_mlir import (ConvertElementType, DTypeError, Dot, DotDimensionNumbers, DotGeneral, InvalidArgumentError, Parameter,
-                      Precision, PrecisionConfig, PrimitiveType, Shape, ShapeError, Tuple, XlaBuilder)
+from hlo_mlir import (
+    ConvertElementType,
+    Dot,
+    DotDimensionNumbers,
+    DotGeneral,
+    DTypeError,
+    InvalidArgumentError,
+    Parameter,
+    Precision,
+    PrecisionConfig,
+    PrimitiveType,
+    Shape,
+    ShapeError,
+    Tuple,
+    XlaBuilder,
+)
 from tests.oracle import check
 
 # dtype name -> (numpy dtype, rtol, atol). bf16/f16 products may be accumulated in the

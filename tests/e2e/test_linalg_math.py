@@ -15,8 +15,19 @@ import pytest
 import scipy.linalg
 
 import hlo_mlir
-from hlo_mlir import (Cholesky, DTypeError, InvalidArgumentError, Parameter, Shape, ShapeError, TriangularSolve,
-                      TriangularSolveOptions, Tuple, XlaBuilder, compiler)
+from hlo_mlir import (
+    Cholesky,
+    DTypeError,
+    InvalidArgumentError,
+    Parameter,
+    Shape,
+    ShapeError,
+    TriangularSolve,
+    TriangularSolveOptions,
+    Tuple,
+    XlaBuilder,
+    compiler,
+)
 from pipelines import registry
 from tests.oracle import assert_close, run_iree, run_xla
 
@@ -77,7 +88,7 @@ def test_cholesky_batched_lower_and_upper(dtype):
     args = (garbage_upper, garbage_lower, single)
     tol = TOLERANCE[dtype]
     for who, outs in results(comp, module, args, dtype):
-        for i, (r, e, tri) in enumerate(zip(outs, expected, triangles)):
+        for i, (r, e, tri) in enumerate(zip(outs, expected, triangles, strict=True)):
             assert_close(tri(r), tri(e).astype(dtype), rtol=tol, atol=tol, what=f"{who} vs numpy [{i}]")
 
 
@@ -103,8 +114,10 @@ def test_cholesky_through_hlo_mlir_compile():
 
 @pytest.mark.parametrize("shape, lower, error, match", [
     ("f32[3]", True, ShapeError, r"Cholesky requires a of rank >= 2 \(a batch of matrices\); got f32\[3\]"),
-    ("f32[2,3,4]", True, ShapeError, r"Cholesky requires the two minor dimensions of a to be equal .*f32\[2,3,4\]"),
-    ("s32[3,3]", True, DTypeError, r"Cholesky requires a of a floating-point or complex type; got s32\[3,3\]"),
+    ("f32[2,3,4]", True, ShapeError,
+     r"Cholesky requires the two minor dimensions of a to be equal .*f32\[2,3,4\]"),
+    ("s32[3,3]", True, DTypeError,
+     r"Cholesky requires a of a floating-point or complex type; got s32\[3,3\]"),
     ("f32[3,3]", 1, InvalidArgumentError, r"Cholesky requires a bool lower; got 1"),
 ])
 def test_cholesky_errors(shape, lower, error, match):
@@ -164,13 +177,14 @@ def test_triangular_solve_options(dtype, combinations):
         pb = Parameter(b, len(args) + 1, Shape.from_numpy(rhs))
         outs.append(TriangularSolve(pa, pb, left_side, lower, unit_diagonal, transpose_a))
         clean = np.nan_to_num(a, nan=0.0)
-        expected.append(solve_reference(clean, rhs, left_side, lower, unit_diagonal, transpose_a).astype(dtype))
+        expected.append(
+            solve_reference(clean, rhs, left_side, lower, unit_diagonal, transpose_a).astype(dtype))
         args += [a, rhs]
     comp = b.build(Tuple(b, outs))
     module = expanded(comp, "triangular-solve-expander")
     tol = 10 * TOLERANCE[dtype]
     for who, outs in results(comp, module, args, dtype):
-        for combination, r, e in zip(combinations, outs, expected):
+        for combination, r, e in zip(combinations, outs, expected, strict=True):
             assert_close(r, e, rtol=tol, atol=tol, what=f"{who} vs scipy, (left_side, lower, unit_diagonal, "
                                                           f"transpose_a) = {combination}")
 
@@ -187,8 +201,10 @@ def test_triangular_solve_unbatched_through_hlo_mlir_compile():
 
 @pytest.mark.parametrize("a, b, left_side, transpose_a, error, match", [
     ("f32[3,3]", "f32[2,3]", True, "NO_TRANSPOSE", ShapeError,
-     r"TriangularSolve requires b's rows to match a's size 3 \(left_side=True\); got a f32\[3,3\] and b f32\[2,3\]"),
-    ("f32[3,3]", "f32[3,2]", False, "NO_TRANSPOSE", ShapeError, r"TriangularSolve requires b's columns to match"),
+     r"TriangularSolve requires b's rows to match a's size 3 \(left_side=True\); got a f32\[3,3\] and "
+     r"b f32\[2,3\]"),
+    ("f32[3,3]", "f32[3,2]", False, "NO_TRANSPOSE", ShapeError,
+     r"TriangularSolve requires b's columns to match"),
     ("f32[2,3,3]", "f32[4,3,2]", True, "NO_TRANSPOSE", ShapeError,
      r"TriangularSolve requires a and b with the same batch dimensions; got f32\[2,3,3\] and f32\[4,3,2\]"),
     ("f32[3,3]", "f64[3,2]", True, "NO_TRANSPOSE", DTypeError,

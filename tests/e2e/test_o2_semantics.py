@@ -26,8 +26,8 @@ SPINE_TESTS = ["tests/e2e/test_elementwise.py", "tests/e2e/test_constant.py", "t
 @pytest.mark.slow
 def test_o2_preserves_semantics_of_every_spine_module(tmp_path):
     env = dict(os.environ, HLO_MLIR_DUMP_DIR=str(tmp_path), PYTHONPATH=ROOT)
-    collected = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *SPINE_TESTS],
-                               cwd=ROOT, env=env, capture_output=True, text=True)
+    collected = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+                                *SPINE_TESTS], cwd=ROOT, env=env, capture_output=True, text=True)
     assert collected.returncode == 0, collected.stdout[-3000:]
     modules = sorted(glob.glob(str(tmp_path / "*.mlir")))
     assert len(modules) > 50, f"only {len(modules)} modules were dumped"

@@ -47,7 +47,8 @@ def _conv_valid(x, w):
 DOT = f"""func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {{
   %q = stablehlo.uniform_quantize %x : (tensor<2x3xf32>) -> tensor<2x3x{I8}>
   %r = stablehlo.uniform_quantize %w : (tensor<3x4xf32>) -> tensor<3x4x{I8}>
-  %d = stablehlo.dot_general %q, %r, contracting_dims = [1] x [0] : (tensor<2x3x{I8}>, tensor<3x4x{I8}>) -> tensor<2x4x{I32}>
+  %d = stablehlo.dot_general %q, %r, contracting_dims = [1] x [0]
+      : (tensor<2x3x{I8}>, tensor<3x4x{I8}>) -> tensor<2x4x{I32}>
   %o = stablehlo.uniform_dequantize %d : (tensor<2x4x{I32}>) -> tensor<2x4xf32>
   return %o : tensor<2x4xf32>
 }}"""
@@ -55,14 +56,19 @@ DOT = f"""func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x
 CONV = f"""func.func @main(%x: tensor<1x6x6x1xf32>, %w: tensor<2x2x1x2xf32>) -> tensor<1x5x5x2xf32> {{
   %q = stablehlo.uniform_quantize %x : (tensor<1x6x6x1xf32>) -> tensor<1x6x6x1x{I8}>
   %r = stablehlo.uniform_quantize %w : (tensor<2x2x1x2xf32>) -> tensor<2x2x1x2x{I8}>
-  %c = stablehlo.convolution(%q, %r) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{stride = [1, 1], pad = [[0, 0], [0, 0]]}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : (tensor<1x6x6x1x{I8}>, tensor<2x2x1x2x{I8}>) -> tensor<1x5x5x2x{I32}>
+  %c = stablehlo.convolution(%q, %r) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+      window = {{stride = [1, 1], pad = [[0, 0], [0, 0]]}}
+      {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}}
+      : (tensor<1x6x6x1x{I8}>, tensor<2x2x1x2x{I8}>) -> tensor<1x5x5x2x{I32}>
   %o = stablehlo.uniform_dequantize %c : (tensor<1x5x5x2x{I32}>) -> tensor<1x5x5x2xf32>
   return %o : tensor<1x5x5x2xf32>
 }}"""
 
 GATHER = f"""func.func @main(%x: tensor<5x3xf32>, %i: tensor<2xi32>) -> tensor<2x3xf32> {{
   %q = stablehlo.uniform_quantize %x : (tensor<5x3xf32>) -> tensor<5x3x{I8_ZP}>
-  %g = "stablehlo.gather"(%q, %i) <{{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 3>}}> : (tensor<5x3x{I8_ZP}>, tensor<2xi32>) -> tensor<2x3x{I8_ZP}>
+  %g = "stablehlo.gather"(%q, %i) <{{dimension_numbers = #stablehlo.gather<offset_dims = [1],
+      collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false,
+      slice_sizes = array<i64: 1, 3>}}> : (tensor<5x3x{I8_ZP}>, tensor<2xi32>) -> tensor<2x3x{I8_ZP}>
   %o = stablehlo.uniform_dequantize %g : (tensor<2x3x{I8_ZP}>) -> tensor<2x3xf32>
   return %o : tensor<2x3xf32>
 }}"""

@@ -9,9 +9,33 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from hlo_mlir import (Add, And, Call, ConstantR0, ConvertElementType, DTypeError, Eq, GetTupleElement, Gt,
-                      InvalidArgumentError, Iota, Lt, Max, Min, Mul, Or, Parameter, PrimitiveType, Reduce,
-                      ReducePrecision, Select, Shape, ShapeError, Tuple, XlaBuilder)
+from hlo_mlir import (
+    Add,
+    And,
+    Call,
+    ConstantR0,
+    ConvertElementType,
+    DTypeError,
+    Eq,
+    GetTupleElement,
+    Gt,
+    InvalidArgumentError,
+    Iota,
+    Lt,
+    Max,
+    Min,
+    Mul,
+    Or,
+    Parameter,
+    PrimitiveType,
+    Reduce,
+    ReducePrecision,
+    Select,
+    Shape,
+    ShapeError,
+    Tuple,
+    XlaBuilder,
+)
 from tests.oracle import check
 
 # dtype name -> (numpy dtype, rtol, atol)

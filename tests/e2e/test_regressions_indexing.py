@@ -80,7 +80,7 @@ def test_start_index_types_clamp_like_xla(index_type, target):
             y = x0.copy()
             y[r:r + 2, s:s + 3] = u0
             dus.append(y)
-        return tuple(v for pair in zip(out, dus) for v in pair)
+        return tuple(v for pair in zip(out, dus, strict=True) for v in pair)
 
     for i0, j0 in [(values[0], values[-1]), (values[-1], values[0]), (values[1], values[2])]:
         args = [x0, u0, i0, j0, values]
@@ -96,7 +96,8 @@ def test_rank0_dynamic_slice_and_update_compile(target):
     b = XlaBuilder("rank0")
     x = Parameter(b, 0, Shape.parse("f32[]"), "x")
     y = Parameter(b, 1, Shape.parse("f32[]"), "y")
-    comp = b.build(Tuple(b, [DynamicSlice(x, [], []), DynamicUpdateSlice(x, y, []), DynamicSlice(y, [], []) * x]))
+    comp = b.build(Tuple(b, [DynamicSlice(x, [], []), DynamicUpdateSlice(x, y, []),
+                             DynamicSlice(y, [], []) * x]))
     args = [np.float32(2.5), np.float32(-4.0)]
     want = (np.float32(2.5), np.float32(-4.0), np.float32(-10.0))
     # numpy only: the StableHLO printer writes a rank-0 dynamic_slice as "%x, , sizes = []",

@@ -13,8 +13,21 @@ import numpy as np
 import pytest
 
 import hlo_mlir
-from hlo_mlir import (CreateScalarComparisonComputation, CreateScalarGtComputation, CreateScalarLtComputation,
-                      Floor, GetTupleElement, Iota, Lt, Parameter, PrimitiveType, Shape, Sort, Tuple, XlaBuilder)
+from hlo_mlir import (
+    CreateScalarComparisonComputation,
+    CreateScalarGtComputation,
+    CreateScalarLtComputation,
+    Floor,
+    GetTupleElement,
+    Iota,
+    Lt,
+    Parameter,
+    PrimitiveType,
+    Shape,
+    Sort,
+    Tuple,
+    XlaBuilder,
+)
 from tests import oracle
 
 TARGETS = ["llvm-cpu", pytest.param("vulkan-spirv", marks=pytest.mark.vulkan)]
@@ -61,7 +74,8 @@ def test_stable_sort_keeps_ties_in_order(shape, dimension, target):
     comp = b.build(Tuple(b, [by_floor, GetTupleElement(pair, 0), GetTupleElement(pair, 1)]))
     floor_order = np.argsort(np.floor(keys), axis=dimension, kind="stable")
     key_order = np.argsort(keys, axis=dimension, kind="stable")
-    expected = (np.take_along_axis(keys, floor_order, dimension), np.take_along_axis(keys, key_order, dimension),
+    expected = (np.take_along_axis(keys, floor_order, dimension),
+                np.take_along_axis(keys, key_order, dimension),
                 np.take_along_axis(payload, key_order, dimension))
     oracle.assert_close(_run(comp, target, keys, payload), expected, 0, 0, f"hlo-mlir on {target}")
     oracle.assert_close(oracle.run_xla(comp, keys, payload, strict=True), expected, 0, 0, "XLA")
@@ -96,8 +110,8 @@ def test_two_sorts_of_one_iota(target):
     up = Sort([k, iota], CreateScalarLtComputation([s32, s32], b), 0, True)
     down = Sort([k, iota], CreateScalarGtComputation([s32, s32], b), 0, True)
     stable_up = Sort([k], CreateScalarLtComputation([s32], b), 0, True)
-    outs = [GetTupleElement(up, 0), GetTupleElement(up, 1), GetTupleElement(down, 0), GetTupleElement(down, 1),
-            stable_up]
+    outs = [GetTupleElement(up, 0), GetTupleElement(up, 1), GetTupleElement(down, 0),
+            GetTupleElement(down, 1), stable_up]
     comp = b.build(Tuple(b, outs))
     ascending, descending = np.argsort(keys, kind="stable"), np.argsort(-keys, kind="stable")
     expected = (keys[ascending], ascending.astype(np.int32), keys[descending], descending.astype(np.int32),

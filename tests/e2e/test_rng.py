@@ -20,14 +20,36 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from hlo_mlir import (CompileError, DTypeError, InvalidArgumentError, Add, Constant, ConstantR0, DynamicUpdateSlice, GetTupleElement,
-                      Lt, Parameter, RandomAlgorithm, Reshape, RngBernoulli, RngBitGenerator, RngNormal,
-                      RngUniform, Shape, ShapeError, Tuple, While, XlaBuilder, compiler)
+from hlo_mlir import (
+    Add,
+    CompileError,
+    Constant,
+    ConstantR0,
+    DTypeError,
+    DynamicUpdateSlice,
+    GetTupleElement,
+    InvalidArgumentError,
+    Lt,
+    Parameter,
+    RandomAlgorithm,
+    Reshape,
+    RngBernoulli,
+    RngBitGenerator,
+    RngNormal,
+    RngUniform,
+    Shape,
+    ShapeError,
+    Tuple,
+    While,
+    XlaBuilder,
+    compiler,
+    runtime,
+)
+from hlo_mlir import compile as hlo_compile
 from pipelines import registry
 from pipelines.analyses.libm_flags import required_flags
-from hlo_mlir import compile as hlo_compile, runtime
-from tests.oracle import run_iree, run_xla
 from tests.op_samples.rng import philox_bits, threefry_bits
+from tests.oracle import run_iree, run_xla
 
 N = 100_000
 P_MIN = 1e-6  # KS / chi-square p-values below this fail (a false alarm once in a million runs)
@@ -61,12 +83,13 @@ def assert_bits_equal(actual, expected, what, xla=False):
     """Same dtypes, shapes and bits. ``xla``: XLA CPU hands back a signed-integer or float
     rng_bit_generator output with the unsigned dtype of the same width; accept that."""
     assert len(actual) == len(expected), f"{what}: {len(actual)} results, expected {len(expected)}"
-    for i, (a, e) in enumerate(zip(actual, expected)):
+    for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
         a, e = np.asarray(a), np.asarray(e)
         dtype = e.dtype
         if xla and e.dtype.kind in "if" and a.dtype == np.dtype(f"u{e.dtype.itemsize}"):
             dtype = a.dtype
-        assert (a.dtype, a.shape) == (dtype, e.shape), f"{what}[{i}]: {a.dtype}{a.shape} != {e.dtype}{e.shape}"
+        assert (a.dtype, a.shape) == (dtype, e.shape), \
+            f"{what}[{i}]: {a.dtype}{a.shape} != {e.dtype}{e.shape}"
         np.testing.assert_array_equal(bits_of(a), bits_of(e), err_msg=f"{what}[{i}]")
 
 
@@ -117,7 +140,8 @@ def test_philox_two_word_state_bit_exact():
         comp = bit_generator_module(algorithm, 2)
         expected = expected_bits(philox_bits, state)
         assert_bits_equal(run_xla(comp, state), expected, f"XLA vs reference, {algorithm}", xla=True)
-        assert_bits_equal(run_ours(comp, state, passes=FLOAT_BITS), expected, f"hlo-mlir vs reference, {algorithm}")
+        assert_bits_equal(run_ours(comp, state, passes=FLOAT_BITS), expected,
+                          f"hlo-mlir vs reference, {algorithm}")
 
 
 PHILOX_IREE_DEFECTS = {
@@ -140,7 +164,8 @@ def test_philox_xla_follows_the_reference(state):
 
 
 @pytest.mark.xfail(strict=True, reason="pinned IREE PHILOX ignores state[2] (uses the key as the counter's "
-                                       "high word) and does not carry the counter's low word into the high one")
+                                       "high word) and does not carry the counter's low word into the high "
+                                       "one")
 @pytest.mark.parametrize("state", PHILOX_IREE_DEFECTS.values(), ids=PHILOX_IREE_DEFECTS.keys())
 def test_philox_iree_counter_defects(state):
     state = np.array(state, np.uint64)
@@ -148,7 +173,8 @@ def test_philox_iree_counter_defects(state):
                       "hlo-mlir vs reference")
 
 
-@pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16, np.float64], ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16, np.float64],
+                         ids=lambda t: np.dtype(t).name)
 def test_float_bits_need_the_unsigned_rewrite(dtype):
     """IREE rejects f16/bf16/f64 rng_bit_generator outputs; after rng-bit-generator-unsigned they
     are the bits of the unsigned output."""
@@ -183,7 +209,8 @@ def check_moments(x, mean, variance, what):
     assert abs(x.mean() - mean) < 6 * np.sqrt(variance / n), f"{what}: mean {x.mean()} vs {mean}"
     # The sample variance's standard error is sqrt((mu4 - sigma^4) / n) <= sqrt(2 sigma^4 / n) for
     # the distributions here (normal: exactly; uniform and Bernoulli: less).
-    assert abs(x.var() - variance) < 6 * np.sqrt(2 * variance ** 2 / n), f"{what}: variance {x.var()} vs {variance}"
+    assert abs(x.var() - variance) < 6 * np.sqrt(2 * variance ** 2 / n), \
+        f"{what}: variance {x.var()} vs {variance}"
 
 
 def check_uniform_float(x, a, b, what, exclusive_top=True):
@@ -237,11 +264,12 @@ def test_float_uniform_and_normal_statistics(dtype):
         check_normal(normal, mu, sigma, f"{who} normal")
         check_not_correlated(normal[:-1], normal[1:], f"{who} normal neighbours")
         assert not np.array_equal(x1, x2), f"{who}: two rng ops gave the same numbers"
-    for x, y in zip(first, second):
+    for x, y in zip(first, second, strict=True):
         assert not np.array_equal(x, y), "two executions gave the same numbers"
 
 
-INT_CASES = [(np.int32, -3, 4), (np.uint32, 10, 17), (np.int64, -(2**40), -(2**40) + 5), (np.uint64, 2**63, 2**63 + 6)]
+INT_CASES = [(np.int32, -3, 4), (np.uint32, 10, 17), (np.int64, -(2**40), -(2**40) + 5),
+             (np.uint64, 2**63, 2**63 + 6)]
 # The spec allows every integer type, but XLA CPU supports only 32/64-bit ones (it aborts the
 # process on others: "rng_expander.cc: Check failed: primitive_type == F16 || ..."), so
 # narrow types run on hlo-mlir only.
@@ -251,22 +279,24 @@ WIDE_RANGES = [(np.int32, -(2**31), 2**31 - 1), (np.uint64, 1, 2**64 - 1), (np.i
 
 def integer_module(cases, wide=()):
     b = XlaBuilder("ints")
-    ops = [RngUniform(scalar(b, lo, dt), scalar(b, hi, dt), Shape.array_shape(dt, [N])) for dt, lo, hi in cases]
-    ops += [RngUniform(scalar(b, lo, dt), scalar(b, hi, dt), Shape.array_shape(dt, [1000])) for dt, lo, hi in wide]
+    ops = [RngUniform(scalar(b, lo, dt), scalar(b, hi, dt), Shape.array_shape(dt, [N]))
+           for dt, lo, hi in cases]
+    ops += [RngUniform(scalar(b, lo, dt), scalar(b, hi, dt), Shape.array_shape(dt, [1000]))
+            for dt, lo, hi in wide]
     return b.build(Tuple(b, ops))
 
 
 def check_integer_uniform(results, cases, wide, who):
     """Values exactly in [a, b), every value drawn, frequencies uniform (chi-square); wide
     ranges stay in range without repeats."""
-    for (dt, lo, hi), x in zip(cases, results):
+    for (dt, lo, hi), x in zip(cases, results[:len(cases)], strict=True):
         assert x.dtype == np.dtype(dt), who
         values, counts = np.unique(x, return_counts=True)
         np.testing.assert_array_equal(values, np.arange(lo, hi, dtype=object).astype(dt),
                                       err_msg=f"{who} {np.dtype(dt).name}")
         p = stats.chisquare(counts).pvalue
         assert p > P_MIN, f"{who} {np.dtype(dt).name}: chi-square p-value {p}"
-    for (dt, lo, hi), x in zip(wide, results[len(cases):]):
+    for (dt, lo, hi), x in zip(wide, results[len(cases):], strict=True):
         assert x.min() >= lo and x.max() < hi, f"{who} {np.dtype(dt).name} [{lo}, {hi})"
         assert len(np.unique(x)) == x.size, f"{who} {np.dtype(dt).name}: repeated values in a wide range"
 
@@ -339,7 +369,8 @@ def test_rng_in_a_loop_draws_new_numbers_each_iteration():
 def test_expander_seed_option_changes_the_stream():
     """Each fresh load of a module replays its stream; another seed gives another one."""
     b = XlaBuilder("seeded")
-    comp = b.build(RngUniform(ConstantR0(b, np.float32(0)), ConstantR0(b, np.float32(1)), Shape.parse("f32[64]")))
+    comp = b.build(RngUniform(ConstantR0(b, np.float32(0)), ConstantR0(b, np.float32(1)),
+                              Shape.parse("f32[64]")))
     module = legalized(comp)
     vmfb = hlo_compile(module)
     first, again = runtime.load(vmfb).main(), runtime.load(vmfb).main()
@@ -352,7 +383,8 @@ def test_iree_rng_without_expander_repeats_itself():
     executions, the same numbers."""
     b = XlaBuilder("raw")
     lo, hi = ConstantR0(b, np.float32(0)), ConstantR0(b, np.float32(1))
-    comp = b.build(Tuple(b, [RngUniform(lo, hi, Shape.parse("f32[64]")), RngUniform(lo, hi, Shape.parse("f32[64]"))]))
+    comp = b.build(Tuple(b, [RngUniform(lo, hi, Shape.parse("f32[64]")),
+                             RngUniform(lo, hi, Shape.parse("f32[64]"))]))
     main = runtime.load(hlo_compile(comp, legalize=False)).main
     (x1, x2), (y1, _) = main(), main()
     np.testing.assert_array_equal(x1, x2)
@@ -362,7 +394,8 @@ def test_iree_rng_without_expander_repeats_itself():
 def test_rng_through_hlo_mlir_compile():
     b = XlaBuilder("compile_rng")
     lo, hi = ConstantR0(b, np.float32(0)), ConstantR0(b, np.float32(1))
-    comp = b.build(Tuple(b, [RngUniform(lo, hi, Shape.parse("f32[64]")), RngUniform(lo, hi, Shape.parse("f32[64]"))]))
+    comp = b.build(Tuple(b, [RngUniform(lo, hi, Shape.parse("f32[64]")),
+                             RngUniform(lo, hi, Shape.parse("f32[64]"))]))
     x1, x2 = run_iree(comp)
     assert not np.array_equal(x1, x2)
 
@@ -381,9 +414,11 @@ def test_errors():
                                          r"got a f32\[\], b f32\[\] for output f64\[3\]\."):
         RngUniform(f32, f32, Shape.parse("f64[3]"))
     c64 = ConstantR0(b, np.complex64(0))
-    with pytest.raises(DTypeError, match=r"RngUniform requires a PRED, integer or floating-point output; got c64\[3\]"):
+    with pytest.raises(DTypeError,
+                       match=r"RngUniform requires a PRED, integer or floating-point output; got c64\[3\]"):
         RngUniform(c64, c64, Shape.parse("c64[3]"))
-    with pytest.raises(ShapeError, match=r"RngUniform requires a static array output shape; got \(f32\[3\]\)\."):
+    with pytest.raises(ShapeError,
+                       match=r"RngUniform requires a static array output shape; got \(f32\[3\]\)\."):
         RngUniform(f32, f32, Shape.parse("(f32[3])"))
     with pytest.raises(InvalidArgumentError, match=r"RngUniform requires a Shape for the output; got list\."):
         RngUniform(f32, f32, [3])
@@ -401,12 +436,15 @@ def test_errors():
     with pytest.raises(ShapeError, match=r"RngBitGenerator requires an initial_state of shape u64\[2\] for "
                                          r"RNG_THREE_FRY; got u64\[3\]\."):
         RngBitGenerator(RandomAlgorithm.RNG_THREE_FRY, state3, Shape.parse("u32[4]"))
-    with pytest.raises(ShapeError, match=r"initial_state of shape u64\[2\] or u64\[3\] for RNG_PHILOX; got u32\[2\]"):
+    with pytest.raises(ShapeError,
+                       match=r"initial_state of shape u64\[2\] or u64\[3\] for RNG_PHILOX; got u32\[2\]"):
         RngBitGenerator("RNG_PHILOX", state_u32, Shape.parse("u32[4]"))
-    with pytest.raises(DTypeError, match=r"RngBitGenerator requires an integer or floating-point output; got pred\[4\]"):
+    with pytest.raises(DTypeError,
+                       match=r"RngBitGenerator requires an integer or floating-point output; got pred\[4\]"):
         RngBitGenerator("THREE_FRY", state2, Shape.parse("pred[4]"))
-    with pytest.raises(InvalidArgumentError, match=r"RngBitGenerator requires an algorithm in \['RNG_DEFAULT', "
-                                                   r"'RNG_THREE_FRY', 'RNG_PHILOX'\]; got 'MT19937'\."):
+    with pytest.raises(InvalidArgumentError,
+                       match=r"RngBitGenerator requires an algorithm in \['RNG_DEFAULT', 'RNG_THREE_FRY', "
+                             r"'RNG_PHILOX'\]; got 'MT19937'\."):
         RngBitGenerator("MT19937", state2, Shape.parse("u32[4]"))
     # Errors carry the user's line.
     with pytest.raises(DTypeError) as info:

@@ -11,8 +11,22 @@ import numpy as np
 import pytest
 
 import hlo_mlir
-from hlo_mlir import (Add, CallArgumentError, ConstantR0, Dot, GetTupleElement, Max, Mul, Parameter, Reduce, RuntimeCallError, ScalarLike,
-                      Shape, Tuple, XlaBuilder)
+from hlo_mlir import (
+    Add,
+    CallArgumentError,
+    ConstantR0,
+    Dot,
+    GetTupleElement,
+    Max,
+    Mul,
+    Parameter,
+    Reduce,
+    RuntimeCallError,
+    ScalarLike,
+    Shape,
+    Tuple,
+    XlaBuilder,
+)
 from hlo_mlir.runtime import load
 
 LOCAL_DRIVERS = ("local-sync", "local-task")
@@ -100,7 +114,8 @@ def test_non_contiguous_and_read_only_inputs(axpy):
 # --- the caller's arrays never change ------------------------------------------------------
 _IN_PLACE_MLIR = """
 func.func @update(%x: tensor<8xf32>, %u: tensor<2xf32>, %i: tensor<i32>) -> tensor<8xf32> {
-  %0 = stablehlo.dynamic_update_slice %x, %u, %i : (tensor<8xf32>, tensor<2xf32>, tensor<i32>) -> tensor<8xf32>
+  %0 = stablehlo.dynamic_update_slice %x, %u, %i
+      : (tensor<8xf32>, tensor<2xf32>, tensor<i32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
 func.func @scatter(%x: tensor<8xf32>, %idx: tensor<2x1xi32>, %u: tensor<2xf32>) -> tensor<8xf32> {
@@ -132,7 +147,7 @@ def test_programs_that_update_in_place_never_change_caller_arrays(driver):
         expected = x.copy()
         expected[[1, 6]] = u
         np.testing.assert_array_equal(m.scatter(x, idx, u), expected)
-    for a, s in zip((x, u, idx), saved):
+    for a, s in zip((x, u, idx), saved, strict=True):
         np.testing.assert_array_equal(a, s)
 
 
@@ -191,7 +206,8 @@ def tuple_vmfb():
 @pytest.mark.parametrize("driver", LOCAL_DRIVERS)
 def test_tuple_parameters_and_results(tuple_vmfb, driver):
     m = load(tuple_vmfb, driver)
-    a, i, y = np.array([1.0, 2.0], np.float32), np.array([1, -2, 3], np.int32), np.array([0.5, 4.0], np.float32)
+    a, i = np.array([1.0, 2.0], np.float32), np.array([1, -2, 3], np.int32)
+    y = np.array([0.5, 4.0], np.float32)
     out = m.main((a, i), y)
     # A tuple result comes back as a flat tuple of its leaves, depth first.
     assert isinstance(out, tuple) and len(out) == 3
@@ -204,7 +220,8 @@ def test_tuple_parameters_and_results(tuple_vmfb, driver):
 def test_tuple_argument_errors_name_the_element(tuple_vmfb):
     m = load(tuple_vmfb)
     a, y = np.ones(2, np.float32), np.ones(2, np.float32)
-    with pytest.raises(RuntimeCallError, match=r"argument 0: expected a tuple \(f32\[2\], s32\[3\]\); got f32\[2\]\."):
+    with pytest.raises(RuntimeCallError,
+                       match=r"argument 0: expected a tuple \(f32\[2\], s32\[3\]\); got f32\[2\]\."):
         m.main(a, y)
     with pytest.raises(RuntimeCallError, match=r"argument 0: expected a tuple .*; got a tuple of 1\."):
         m.main((a,), y)
@@ -237,7 +254,8 @@ def _flip_bytes(data: bytes) -> bytes:
     pytest.param(_flip_bytes, id="flipped-bytes"),
 ])
 def test_corrupted_vmfb_is_a_clear_error(axpy_vmfb, corrupt):
-    with pytest.raises(RuntimeCallError, match=r"could not load the vmfb on driver 'local-task': .*INVALID_ARGUMENT"):
+    with pytest.raises(RuntimeCallError,
+                       match=r"could not load the vmfb on driver 'local-task': .*INVALID_ARGUMENT"):
         load(corrupt(axpy_vmfb), "local-task")
     with pytest.raises(RuntimeCallError, match=r"could not load the vmfb: .*INVALID_ARGUMENT"):
         load(corrupt(axpy_vmfb))

@@ -9,8 +9,21 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from hlo_mlir import (Collapse, DTypeError, InvalidArgumentError, Iota, Parameter, PrimitiveType, Reshape,
-                      Rev, Shape, ShapeError, Transpose, Tuple, XlaBuilder)
+from hlo_mlir import (
+    Collapse,
+    DTypeError,
+    InvalidArgumentError,
+    Iota,
+    Parameter,
+    PrimitiveType,
+    Reshape,
+    Rev,
+    Shape,
+    ShapeError,
+    Transpose,
+    Tuple,
+    XlaBuilder,
+)
 from tests.oracle import check
 
 DTYPES = {"f32": np.float32, "s32": np.int32, "pred": np.bool_, "u8": np.uint8, "bf16": ml_dtypes.bfloat16,

@@ -41,7 +41,6 @@ from hlo_mlir import (
 )
 from tests.oracle import assert_close, check, run_iree
 
-
 X = np.array([1.5, -2.0, 0.25], np.float32)
 NO_TOKEN = np.zeros(0, np.bool_)  # what a token parameter becomes after token-elimination
 

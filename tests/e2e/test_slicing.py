@@ -8,10 +8,26 @@ has no interior or negative padding.
 import numpy as np
 import pytest
 
-from hlo_mlir import (ConcatInDim, Concatenate, DTypeError, InvalidArgumentError, MakeEdgePaddingConfig,
-                      MakeNoPaddingConfig, Pad, PaddingConfig, PaddingConfigDimension, Parameter, Shape,
-                      ShapeError, Slice, SliceInDim, Tuple, XlaBuilder)
-from tests.e2e.test_shape_ops import DTYPES as MOVEMENT_DTYPES, build, data
+from hlo_mlir import (
+    Concatenate,
+    ConcatInDim,
+    DTypeError,
+    InvalidArgumentError,
+    MakeEdgePaddingConfig,
+    MakeNoPaddingConfig,
+    Pad,
+    PaddingConfig,
+    PaddingConfigDimension,
+    Parameter,
+    Shape,
+    ShapeError,
+    Slice,
+    SliceInDim,
+    Tuple,
+    XlaBuilder,
+)
+from tests.e2e.test_shape_ops import DTYPES as MOVEMENT_DTYPES
+from tests.e2e.test_shape_ops import build, data
 from tests.oracle import check
 
 DTYPES = {**MOVEMENT_DTYPES, "f16": np.float16}
@@ -24,7 +40,7 @@ def params(b, *shapes):
 def np_pad(x, value, config):
     """Pad by the spec: output index j of a dimension reads interior-padded index j - low."""
     out_shape, index = [], []
-    for n, (low, high, interior) in zip(x.shape, config):
+    for n, (low, high, interior) in zip(x.shape, config, strict=True):
         padded = n + max(n - 1, 0) * interior  # the interior-padded size
         size = padded + low + high
         j = np.arange(size) - low

@@ -14,10 +14,27 @@ import numpy as np
 import pytest
 
 import hlo_mlir
-from hlo_mlir import (CreateScalarComparisonComputation, CreateScalarGtComputation, CreateScalarLtComputation,
-                      ConstantR0, DTypeError, GetTupleElement, Gt, InvalidArgumentError, Lt, Parameter,
-                      PrimitiveType, Shape, ShapeError, ShiftRightLogical, Sort, TopK, Tuple, XlaBuilder,
-                      compiler)
+from hlo_mlir import (
+    ConstantR0,
+    CreateScalarComparisonComputation,
+    CreateScalarGtComputation,
+    CreateScalarLtComputation,
+    DTypeError,
+    GetTupleElement,
+    Gt,
+    InvalidArgumentError,
+    Lt,
+    Parameter,
+    PrimitiveType,
+    Shape,
+    ShapeError,
+    ShiftRightLogical,
+    Sort,
+    TopK,
+    Tuple,
+    XlaBuilder,
+    compiler,
+)
 from pipelines import registry
 from tests.oracle import run_iree, run_xla
 
@@ -55,7 +72,7 @@ def assert_exact(actual, expected, what):
     actual = actual if isinstance(actual, tuple) else (actual,)
     expected = expected if isinstance(expected, tuple) else (expected,)
     assert len(actual) == len(expected), f"{what}: {len(actual)} results, expected {len(expected)}"
-    for i, (a, e) in enumerate(zip(actual, expected)):
+    for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
         a, e = np.asarray(a), np.asarray(e)
         assert (a.shape, a.dtype) == (e.shape, e.dtype), \
             f"{what}[{i}]: {a.dtype}{a.shape} != {e.dtype}{e.shape}"
@@ -102,7 +119,7 @@ def test_sort_single_operand_dtypes():
     arrays = list(SAMPLES.values())
     results = []
     expected = []
-    for p, a in zip(params(b, *arrays), arrays):
+    for p, a in zip(params(b, *arrays), arrays, strict=True):
         t = p.shape.element_type
         results.append(Sort([p], CreateScalarLtComputation([t], b)))
         results.append(Sort([p], CreateScalarGtComputation([t], b), dimension=0))

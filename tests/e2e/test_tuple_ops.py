@@ -8,8 +8,17 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from hlo_mlir import (Add, GetTupleElement, InvalidArgumentError, Parameter, Rev, Shape, ShapeError, Tuple,
-                      XlaBuilder)
+from hlo_mlir import (
+    Add,
+    GetTupleElement,
+    InvalidArgumentError,
+    Parameter,
+    Rev,
+    Shape,
+    ShapeError,
+    Tuple,
+    XlaBuilder,
+)
 from tests.oracle import check
 
 LEAVES = {"f32": np.array([1.5, -2.0, 3.25], np.float32), "s32": np.array([[1, -2], [3, 4]], np.int32),

@@ -74,9 +74,10 @@ def window_positions(shape, window, strides, padding, base_dilations=None, windo
     rank = len(shape)
     bd = base_dilations or [1] * rank
     wd = window_dilations or [1] * rank
-    padded = [lo + ((s - 1) * d + 1 if s else 0) + hi for s, d, (lo, hi) in zip(shape, bd, padding)]
-    dilated_window = [(w - 1) * d + 1 for w, d in zip(window, wd)]
-    out = [0 if w > p else (p - w) // s + 1 for p, w, s in zip(padded, dilated_window, strides)]
+    padded = [lo + ((s - 1) * d + 1 if s else 0) + hi
+              for s, d, (lo, hi) in zip(shape, bd, padding, strict=True)]
+    dilated_window = [(w - 1) * d + 1 for w, d in zip(window, wd, strict=True)]
+    out = [0 if w > p else (p - w) // s + 1 for p, w, s in zip(padded, dilated_window, strides, strict=True)]
     for o in itertools.product(*[range(n) for n in out]):
         elements = []
         for k in itertools.product(*[range(w) for w in window]):
@@ -91,9 +92,10 @@ def window_positions(shape, window, strides, padding, base_dilations=None, windo
 def reduce_window_shape(shape, window, strides, padding, bd=None, wd=None):
     rank = len(shape)
     bd, wd = bd or [1] * rank, wd or [1] * rank
-    padded = [lo + ((s - 1) * d + 1 if s else 0) + hi for s, d, (lo, hi) in zip(shape, bd, padding)]
-    dw = [(w - 1) * d + 1 for w, d in zip(window, wd)]
-    return [0 if w > p else (p - w) // s + 1 for p, w, s in zip(padded, dw, strides)]
+    padded = [lo + ((s - 1) * d + 1 if s else 0) + hi
+              for s, d, (lo, hi) in zip(shape, bd, padding, strict=True)]
+    dw = [(w - 1) * d + 1 for w, d in zip(window, wd, strict=True)]
+    return [0 if w > p else (p - w) // s + 1 for p, w, s in zip(padded, dw, strides, strict=True)]
 
 
 def reduce_window_np(x, init, fn, window, strides, padding, bd=None, wd=None):

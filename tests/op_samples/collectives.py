@@ -7,8 +7,20 @@ from __future__ import annotations
 import numpy as np
 
 from dialect_ops.collectives import set_replica_count
-from hlo_mlir import (Add, AllGather, AllReduce, AllToAll, CollectivePermute, ConvertElementType, CrossReplicaSum,
-                      Parameter, ReduceScatter, ReplicaId, Shape, XlaBuilder)
+from hlo_mlir import (
+    Add,
+    AllGather,
+    AllReduce,
+    AllToAll,
+    CollectivePermute,
+    ConvertElementType,
+    CrossReplicaSum,
+    Parameter,
+    ReduceScatter,
+    ReplicaId,
+    Shape,
+    XlaBuilder,
+)
 from pipelines.legalizations.emulate_replicas import emulate_replicas
 from tests.op_samples import Sample
 
@@ -60,7 +72,8 @@ def reduce_scatter() -> Sample:
 
 
 def collective_permute() -> Sample:
-    return _sample("collective_permute", lambda b, x: CollectivePermute(x, [(0, 1)]), [np.zeros_like(_X[0]), _X[0]])
+    return _sample("collective_permute", lambda b, x: CollectivePermute(x, [(0, 1)]),
+                   [np.zeros_like(_X[0]), _X[0]])
 
 
 SAMPLES = {

@@ -14,8 +14,8 @@ _W = _rng.uniform(-1, 1, (3, 2, 3, 2)).astype(np.float32)
 
 def _conv_ref(x, w, strides, padding):
     """Sum over input features and the window, per output position (NCHW x OIHW)."""
-    xp = np.zeros((x.shape[0], x.shape[1]) + tuple(s + lo + hi for s, (lo, hi) in zip(x.shape[2:], padding)),
-                  np.float64)
+    spatial = tuple(s + lo + hi for s, (lo, hi) in zip(x.shape[2:], padding, strict=True))
+    xp = np.zeros((x.shape[0], x.shape[1]) + spatial, np.float64)
     xp[:, :, padding[0][0]:padding[0][0] + x.shape[2], padding[1][0]:padding[1][0] + x.shape[3]] = x
     oh = (xp.shape[2] - w.shape[2]) // strides[0] + 1
     ow = (xp.shape[3] - w.shape[3]) // strides[1] + 1

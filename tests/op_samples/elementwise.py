@@ -25,7 +25,8 @@ def _unary(op_name: str, x: np.ndarray, ref, rtol=1e-5, atol=1e-6):
     def sample() -> Sample:
         b = XlaBuilder(op_name)
         p = Parameter(b, 0, Shape.from_numpy(x))
-        return Sample(b.build(getattr(hm, op_name)(p, *_EXTRA_ARGS.get(op_name, ()))), (x,), ref(x), rtol, atol)
+        comp = b.build(getattr(hm, op_name)(p, *_EXTRA_ARGS.get(op_name, ())))
+        return Sample(comp, (x,), ref(x), rtol, atol)
 
     return sample
 
@@ -86,7 +87,8 @@ SAMPLES = {
     "Cbrt": _unary("Cbrt", _G, np.cbrt, rtol=1e-4),
     "Round": _unary("Round", np.array([-2.5, -0.5, 0.5, 1.5, 2.5], np.float32),
                     lambda x: np.sign(x) * np.floor(np.abs(x) + 0.5)),
-    "RoundNearestEven": _unary("RoundNearestEven", np.array([-2.5, -0.5, 0.5, 1.5, 2.5], np.float32), np.rint),
+    "RoundNearestEven": _unary("RoundNearestEven", np.array([-2.5, -0.5, 0.5, 1.5, 2.5], np.float32),
+                               np.rint),
 }
 _NAN = np.array([np.nan, 1.0, -0.0, 0.0, -np.inf], np.float32)
 _NAN2 = np.array([1.0, np.nan, 0.0, -0.0, -np.inf], np.float32)

@@ -9,8 +9,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from hlo_mlir import (Add, DynamicSlice, DynamicUpdateSlice, Gather, GatherDimensionNumbers, Parameter,
-                      Scatter, ScatterDimensionNumbers, Shape, XlaBuilder)
+from hlo_mlir import (
+    Add,
+    DynamicSlice,
+    DynamicUpdateSlice,
+    Gather,
+    GatherDimensionNumbers,
+    Parameter,
+    Scatter,
+    ScatterDimensionNumbers,
+    Shape,
+    XlaBuilder,
+)
 from tests.op_samples import Sample
 
 _X = np.arange(12, dtype=np.float32).reshape(4, 3)

@@ -9,8 +9,19 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-from hlo_mlir import (BatchNormGrad, BatchNormInference, BatchNormTraining, Cholesky, Fft, FftType, Parameter,
-                      Shape, TriangularSolve, TriangularSolveOptions, XlaBuilder)
+from hlo_mlir import (
+    BatchNormGrad,
+    BatchNormInference,
+    BatchNormTraining,
+    Cholesky,
+    Fft,
+    FftType,
+    Parameter,
+    Shape,
+    TriangularSolve,
+    TriangularSolveOptions,
+    XlaBuilder,
+)
 from tests.op_samples import Sample
 
 _rng = np.random.default_rng(11)
@@ -77,7 +88,8 @@ def _grad() -> Sample:
     c, d = (dy * centered / denominator).mean(_AXES), dy.mean(_AXES)
     grad_x = _bc(_SCALE) / np.sqrt(denominator) * (dy - _bc(d) - _bc(c) * centered)
     grad_scale = (dy * centered / np.sqrt(denominator)).sum(_AXES)
-    return Sample(comp, (_X, _SCALE, _MEAN, _VAR, dy), (grad_x, grad_scale, dy.sum(_AXES)), rtol=1e-5, atol=1e-5)
+    return Sample(comp, (_X, _SCALE, _MEAN, _VAR, dy), (grad_x, grad_scale, dy.sum(_AXES)), rtol=1e-5,
+                  atol=1e-5)
 
 
 SAMPLES = {"Fft": _fft, "Cholesky": _cholesky, "TriangularSolve": _triangular_solve,

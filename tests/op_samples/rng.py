@@ -13,9 +13,29 @@ from __future__ import annotations
 
 import numpy as np
 
-from hlo_mlir import (Abs, Add, ConstantR0, ConvertElementType, Div, Ge, Lt, Max, Min, Mul, Parameter,
-                      RandomAlgorithm, Reduce, RngBernoulli, RngBitGenerator, RngNormal, RngUniform, Shape, Sub,
-                      Tuple, XlaBuilder)
+from hlo_mlir import (
+    Abs,
+    Add,
+    ConstantR0,
+    ConvertElementType,
+    Div,
+    Ge,
+    Lt,
+    Max,
+    Min,
+    Mul,
+    Parameter,
+    RandomAlgorithm,
+    Reduce,
+    RngBernoulli,
+    RngBitGenerator,
+    RngNormal,
+    RngUniform,
+    Shape,
+    Sub,
+    Tuple,
+    XlaBuilder,
+)
 from tests.op_samples import Sample
 
 _M32 = (1 << 32) - 1
@@ -70,7 +90,8 @@ def threefry_bits(state, dims, dtype) -> tuple[np.ndarray, np.ndarray]:
     if dtype.itemsize == 8:
         n = int(np.prod(dims, dtype=np.int64))
         c = (np.uint64(counter) + np.arange(n, dtype=np.uint64)) if n else np.zeros(0, np.uint64)
-        y0, y1 = threefry2x32((c & np.uint64(_M32)).astype(np.uint32), (c >> np.uint64(32)).astype(np.uint32), k0, k1)
+        y0, y1 = threefry2x32((c & np.uint64(_M32)).astype(np.uint32), (c >> np.uint64(32)).astype(np.uint32),
+                              k0, k1)
         values = y0.astype(np.uint64) | (y1.astype(np.uint64) << np.uint64(32))
         return np.array([key, (counter + n) & _M64], np.uint64), _bits_as(values, dims, dtype)
     split = _split_dimension(dims) if dims else None
@@ -78,7 +99,8 @@ def threefry_bits(state, dims, dtype) -> tuple[np.ndarray, np.ndarray]:
     n = int(np.prod(half, dtype=np.int64))
     with np.errstate(over="ignore"):
         c = np.uint64(counter) + np.arange(n, dtype=np.uint64)
-    y0, y1 = threefry2x32((c & np.uint64(_M32)).astype(np.uint32), (c >> np.uint64(32)).astype(np.uint32), k0, k1)
+    y0, y1 = threefry2x32((c & np.uint64(_M32)).astype(np.uint32), (c >> np.uint64(32)).astype(np.uint32),
+                          k0, k1)
     if split is None:
         values = y0[:1]
     else:
@@ -153,7 +175,8 @@ def statistics_checks(x, mean: float, variance: float, lo: float | None = None, 
     m = Div(total, f32(n))
     centered = Sub(x, m)
     var = Div(Reduce(Mul(centered, centered), f32(0), _scalar_computation("add", Add), [0]), f32(n))
-    checks = [_within(m, mean, 6 * np.sqrt(variance / n)), _within(var, variance, 6 * np.sqrt(3 * variance ** 2 / n))]
+    checks = [_within(m, mean, 6 * np.sqrt(variance / n)),
+              _within(var, variance, 6 * np.sqrt(3 * variance ** 2 / n))]
     if lo is not None:
         checks.append(Ge(Reduce(x, f32(np.inf), _scalar_computation("min", Min), [0]), f32(lo)))
     if hi is not None:

@@ -8,8 +8,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from hlo_mlir import (CreateScalarLtComputation, GetTupleElement, Parameter, PrimitiveType, Shape, Sort, TopK,
-                      Tuple, XlaBuilder)
+from hlo_mlir import (
+    CreateScalarLtComputation,
+    GetTupleElement,
+    Parameter,
+    PrimitiveType,
+    Shape,
+    Sort,
+    TopK,
+    Tuple,
+    XlaBuilder,
+)
 from tests.op_samples import Sample
 
 _KEYS = np.array([[2.0, -1.0, 2.0, 0.5, -1.0, 2.0], [0.0, -0.0, 3.0, 0.0, 1.0, -2.0]], np.float32)

@@ -31,7 +31,8 @@ def _scalar_computation(name: str, op, element_type=PrimitiveType.F32) -> hm.Xla
 
 def _iota() -> Sample:
     b = XlaBuilder("Iota")
-    return Sample(b.build(hm.Iota(b, Shape.parse("s32[2,3]"), 1)), (), np.tile(np.arange(3, dtype=np.int32), (2, 1)))
+    return Sample(b.build(hm.Iota(b, Shape.parse("s32[2,3]"), 1)), (),
+                  np.tile(np.arange(3, dtype=np.int32), (2, 1)))
 
 
 def _concat() -> Sample:
@@ -110,7 +111,8 @@ def _call() -> Sample:
 
 SAMPLES = {
     "Broadcast": _one("Broadcast", _M, lambda p: hm.Broadcast(p, [2]), np.broadcast_to(_M, (2, 2, 3))),
-    "BroadcastInDim": _one("BroadcastInDim", _M[:, :1].copy(), lambda p: hm.BroadcastInDim(p, [4, 2, 3], [1, 2]),
+    "BroadcastInDim": _one("BroadcastInDim", _M[:, :1].copy(),
+                           lambda p: hm.BroadcastInDim(p, [4, 2, 3], [1, 2]),
                            np.broadcast_to(_M[:, :1], (4, 2, 3))),
     "Reshape": _one("Reshape", _X, lambda p: hm.Reshape(p, [4, 6]), _X.reshape(4, 6)),
     "Collapse": _one("Collapse", _X, lambda p: hm.Collapse(p, [0, 1]), _X.reshape(6, 4)),

@@ -9,8 +9,18 @@ import numpy as np
 import pytest
 
 import hlo_mlir
-from hlo_mlir import (Add, InvalidArgumentError, Parameter, ShapeError, Shape, Sub, Tuple, XlaBuilder,
-                      XlaComputation, XlaOp)
+from hlo_mlir import (
+    Add,
+    InvalidArgumentError,
+    Parameter,
+    Shape,
+    ShapeError,
+    Sub,
+    Tuple,
+    XlaBuilder,
+    XlaComputation,
+    XlaOp,
+)
 from hlo_mlir.runtime import load
 
 F32_3 = Shape.parse("f32[3]")
@@ -32,8 +42,8 @@ def test_parameters_declared_out_of_order_end_up_ordered():
     assert "func.func @main(%arg0: tensor<3xf32>, %arg1: tensor<3xf32>, %arg2: tensor<i32>)" in comp.as_text()
     assert "stablehlo.subtract %arg1, %arg0" in comp.as_text()
     # And the compiled function takes them in parameter-number order.
-    out = load(hlo_mlir.compile(comp)).main(np.array([1, 2, 3], np.float32), np.array([10, 20, 30], np.float32),
-                                            np.int32(7))
+    out = load(hlo_mlir.compile(comp)).main(np.array([1, 2, 3], np.float32),
+                                            np.array([10, 20, 30], np.float32), np.int32(7))
     np.testing.assert_array_equal(out[0], [9, 18, 27])
     assert out[1] == 7
 
@@ -44,7 +54,8 @@ def test_parameter_errors():
     with pytest.raises(InvalidArgumentError, match=r"Parameter requires a unique parameter number; "
                                                    r"parameter 0 already exists in 'params'\."):
         Parameter(b, 0, F32_3)
-    with pytest.raises(InvalidArgumentError, match=r"Parameter requires a non-negative parameter number; got -1\."):
+    with pytest.raises(InvalidArgumentError,
+                       match=r"Parameter requires a non-negative parameter number; got -1\."):
         Parameter(b, -1, F32_3)
     with pytest.raises(InvalidArgumentError, match=r"Parameter requires a Shape; got str\."):
         Parameter(b, 1, "f32[3]")
@@ -65,7 +76,8 @@ def test_parameter_names_and_default_names():
 
 # --- building ----------------------------------------------------------------------------------
 def test_build_of_an_empty_builder():
-    with pytest.raises(InvalidArgumentError, match=r"XlaBuilder.build requires at least one op; 'empty' is empty\."):
+    with pytest.raises(InvalidArgumentError,
+                       match=r"XlaBuilder.build requires at least one op; 'empty' is empty\."):
         XlaBuilder("empty").build()
     with pytest.raises(InvalidArgumentError, match=r"XlaBuilder requires a non-empty name; got ''\."):
         XlaBuilder("")
@@ -107,7 +119,8 @@ def test_ops_from_another_builder_are_rejected():
                                                    r"got operands of 'a' and 'c'\.") as info:
         Add(xa, xc)
     assert info.value.location == f"{__file__}:{line}"
-    with pytest.raises(InvalidArgumentError, match=r"XlaBuilder.build requires a root from 'a'; got one from 'c'\."):
+    with pytest.raises(InvalidArgumentError,
+                       match=r"XlaBuilder.build requires a root from 'a'; got one from 'c'\."):
         a.build(xc)
     with pytest.raises(InvalidArgumentError, match=r"Add requires XlaOp operands; got int for operand 1\."):
         Add(xa, 1)
@@ -141,7 +154,8 @@ def test_ir_carries_the_users_file_and_line():
     # And the location is on the op itself, not only somewhere in the file.
     add = [line for line in text.splitlines() if "stablehlo.add" in line][0]
     loc_ref = add.rsplit("loc(", 1)[1].rstrip(")")
-    assert f'{name}":{add_line}:' in [line for line in text.splitlines() if line.startswith(loc_ref + " =")][0]
+    definition = next(line for line in text.splitlines() if line.startswith(loc_ref + " ="))
+    assert f'{name}":{add_line}:' in definition
 
 
 def test_shape_errors_point_at_the_users_line():
@@ -192,6 +206,6 @@ def test_operator_overloads_emit_the_spec_ops_and_compute_xla_results():
                 xs ^ xs, ~xs, xs << 1, xs >> 1, us >> 1, xs < 2, xs <= 0, 2 > xs, xs >= 1, fs ** 2, 2.0 / fs,
                 3.0 * fs - fs]
     assert len(out) == len(expected)
-    for i, (got, want) in enumerate(zip(out, expected)):
+    for i, (got, want) in enumerate(zip(out, expected, strict=True)):
         np.testing.assert_allclose(got, want, rtol=1e-6, err_msg=f"result {i}")
         assert got.dtype == np.asarray(want).dtype, i

@@ -16,7 +16,7 @@ import pytest
 
 from hlo_mlir import artifacts
 from hlo_mlir.shape import Shape
-from hlo_mlir.tools import hlo_compile, hlo_run
+from hlo_mlir.tools import hlo_compile, value_specs
 from hlo_mlir.tools.hlo_compile import ExitCode
 from hlo_mlir.tools.hlo_run import InputSpecError, format_buffer_view, main, parse_value
 
@@ -89,7 +89,7 @@ def test_npy_and_binary_files(tmp_path):
         np.save(f, a)
         np.save(f, b)
     np.arange(8, dtype=np.float32).tofile(tmp_path / "raw.bin")
-    files = hlo_run._Files()
+    files = value_specs.Files()
     two, raw = tmp_path / "two.npy", tmp_path / "raw.bin"
     try:
         np.testing.assert_array_equal(parse_value(f"@{two}", files=files), a)

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 import hlo_mlir
-from hlo_mlir import Add, ConstantR0, Mul, Parameter, Shape, XlaBuilder, compile_worker, compiler
+from hlo_mlir import Add, ConstantR0, Mul, Parameter, Shape, XlaBuilder, compile_worker, compiler, targets
 from hlo_mlir.errors import CompileError, InvalidArgumentError
 
 _CUSTOM_CALL = """
@@ -85,7 +85,7 @@ def test_flag_that_crashes_iree_is_a_compile_error(flag, cause):
 ])
 def test_flag_crash_past_the_check_is_caught_by_the_worker(monkeypatch, flag, how, said):
     # Without the up-front check the same flags reach IREE, and kill only the worker.
-    monkeypatch.setattr(compiler, "_check_cpu_target", lambda flags, target: None)
+    monkeypatch.setattr(targets, "_check_cpu_target", lambda flags, target: None)
     message = rf"^IREE crashed compiling the module: {how} in the compile worker"
     with pytest.raises(CompileError, match=message) as info:
         hlo_mlir.compile(_affine(2.0), flags=[flag])
@@ -107,7 +107,7 @@ def test_host_cpu_with_explicit_features_is_refused(flags):
 
 
 def test_known_cpu_and_triple_values_pass_without_a_probe(monkeypatch):
-    monkeypatch.setattr(compiler, "_probe", lambda flags: pytest.fail(f"probed {flags}"))
+    monkeypatch.setattr(targets, "_probe", lambda flags: pytest.fail(f"probed {flags}"))
     for flags in (["--iree-llvmcpu-target-cpu=znver4"], ["--iree-llvmcpu-target-cpu=generic"],
                   ["--iree-llvmcpu-target-triple=aarch64-unknown-linux-gnu"],
                   ["--iree-llvmcpu-target-triple=x86_64-unknown-linux-gnu",

@@ -10,10 +10,31 @@ import os
 import numpy as np
 import pytest
 
-from hlo_mlir import (Add, BitcastConvertType, Ceil, Clamp, Compare, Complex, ConvertElementType,
-                      DTypeError, Eq, GtTotalOrder, InvalidArgumentError, Lt, Not, Parameter,
-                      PopulationCount, PrimitiveType, Rem, Select, Shape, ShapeError, Sub, XlaBuilder)
 from dialect_ops import elementwise
+from hlo_mlir import (
+    Add,
+    BitcastConvertType,
+    Ceil,
+    Clamp,
+    Compare,
+    Complex,
+    ConvertElementType,
+    DTypeError,
+    Eq,
+    GtTotalOrder,
+    InvalidArgumentError,
+    Lt,
+    Not,
+    Parameter,
+    PopulationCount,
+    PrimitiveType,
+    Rem,
+    Select,
+    Shape,
+    ShapeError,
+    Sub,
+    XlaBuilder,
+)
 
 
 def _params(*shapes: str):
@@ -80,7 +101,8 @@ def test_equal_rank_broadcast_dimensions_must_be_identity():
 
 def test_ceil_on_integers():
     (x,) = _params("s32[4]")
-    with pytest.raises(DTypeError, match=r"Ceil requires an operand of floating-point type; got s32 \(s32\[4\]\)"):
+    with pytest.raises(DTypeError,
+                       match=r"Ceil requires an operand of floating-point type; got s32 \(s32\[4\]\)"):
         Ceil(x)
 
 

@@ -17,7 +17,7 @@ from dialect_ops.collectives import AllReduce, set_replica_count
 from dialect_ops.convolution import ConvGeneralDilated, conv_dimension_numbers
 from dialect_ops.elementwise import Add, Compare
 from dialect_ops.fft import Fft
-from dialect_ops.indexing import Gather, GatherDimensionNumbers, Scatter, ScatterDimensionNumbers
+from dialect_ops.gather_scatter import Gather, GatherDimensionNumbers, Scatter, ScatterDimensionNumbers
 from dialect_ops.linalg import DotDimensionNumbers, DotGeneral, Precision
 from dialect_ops.linalg_math import TriangularSolve
 from dialect_ops.rng import RngBitGenerator, RngNormal

@@ -122,10 +122,17 @@ def test_quantized_ops_iree_cannot_compile_fail_cleanly(name):
 
 # --- attributes of unregistered dialects (XLA's and JAX's mhlo attributes) ----------------------------
 ORIGINAL_VALUE = '#mhlo.original_value<false, [<[], <"t", []>>]>'
-MHLO_ATTRIBUTES = f"""module @jit_f attributes {{mhlo.cross_program_prefetches = [], mhlo.frontend_attributes = {{xla.sdy.meshes = "{{}}"}}, mhlo.input_output_alias = [], mhlo.is_dynamic = false, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32, mhlo.use_auto_spmd_partitioning = false}} {{
-  func.func public @main(%arg0: tensor<4xf32> {{mhlo.sharding = "{{replicated}}", mhlo.layout_mode = "default", mhlo.original_value = #mhlo.original_value<false, [<[], <"x", []>>]>}}) -> (tensor<4xf32> {{jax.result_info = "result", mhlo.sharding = "{{replicated}}"}}) {{
-    %0 = stablehlo.tanh %arg0 {{mhlo.original_value = {ORIGINAL_VALUE}, mhlo.frontend_attributes = {{_xla_compute_type = "host"}}}} : tensor<4xf32>
-    %1 = stablehlo.add %0, %arg0 {{mhlo.original_value = #mhlo.original_value<false, [<[], <"a", []>>]>}} : tensor<4xf32>
+MHLO_ATTRIBUTES = f"""module @jit_f attributes {{mhlo.cross_program_prefetches = [],
+    mhlo.frontend_attributes = {{xla.sdy.meshes = "{{}}"}}, mhlo.input_output_alias = [],
+    mhlo.is_dynamic = false, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32,
+    mhlo.use_auto_spmd_partitioning = false}} {{
+  func.func public @main(%arg0: tensor<4xf32> {{mhlo.sharding = "{{replicated}}",
+      mhlo.layout_mode = "default", mhlo.original_value = #mhlo.original_value<false, [<[], <"x", []>>]>}})
+      -> (tensor<4xf32> {{jax.result_info = "result", mhlo.sharding = "{{replicated}}"}}) {{
+    %0 = stablehlo.tanh %arg0 {{mhlo.original_value = {ORIGINAL_VALUE},
+        mhlo.frontend_attributes = {{_xla_compute_type = "host"}}}} : tensor<4xf32>
+    %1 = stablehlo.add %0, %arg0 {{mhlo.original_value = #mhlo.original_value<false, [<[], <"a", []>>]>}}
+        : tensor<4xf32>
     return %1 : tensor<4xf32>
   }}
 }}"""

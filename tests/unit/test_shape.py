@@ -97,7 +97,8 @@ def test_parse_errors(text, error, message):
 def test_construction_errors():
     with pytest.raises(ShapeError, match=r"Shape requires non-negative dimensions; got \[2, -1\]\."):
         Shape.array_shape("f32", [2, -1])
-    with pytest.raises(ShapeError, match=r"Shape requires one dynamic flag per dimension; got 2 for rank 1\."):
+    with pytest.raises(ShapeError,
+                       match=r"Shape requires one dynamic flag per dimension; got 2 for rank 1\."):
         Shape.array_shape("f32", [2], [True, False])
     with pytest.raises(DTypeError, match=r"Shape requires a PrimitiveType; got 'f32'\."):
         Shape("f32", (2,))
@@ -110,7 +111,8 @@ def test_construction_errors():
 
 
 def test_program_shape_prints_like_xla():
-    ps = ProgramShape([Shape.parse("f32[2]"), Shape.parse("(s32[], pred[])")], Shape.parse("f32[]"), ["x", "pair"])
+    ps = ProgramShape([Shape.parse("f32[2]"), Shape.parse("(s32[], pred[])")], Shape.parse("f32[]"),
+                      ["x", "pair"])
     assert str(ps) == "(x: f32[2], pair: (s32[], pred[])) -> f32[]"
     assert str(ProgramShape([Shape.parse("f32[2]")], Shape.parse("s32[]"))) == "(p0: f32[2]) -> s32[]"
     assert str(ProgramShape([], Shape.parse("()"))) == "() -> ()"

@@ -6,7 +6,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hlo_mlir import Add, And, ConstantR0, Max, Min, Mul, Parameter, Reduce, Shape, Tuple, XlaBuilder, compiler
+from hlo_mlir import (
+    Add,
+    And,
+    ConstantR0,
+    Max,
+    Min,
+    Mul,
+    Parameter,
+    Reduce,
+    Shape,
+    Tuple,
+    XlaBuilder,
+    compiler,
+)
 from pipelines.pipeline import run_pipeline
 from tests.e2e.test_reduction import binary_reducer
 from tests.oracle import check
@@ -37,7 +50,8 @@ def _program():
 
 
 def _args(rng):
-    return [rng.standard_normal(300001).astype(np.float32), rng.standard_normal((100000, 3)).astype(np.float32),
+    return [rng.standard_normal(300001).astype(np.float32),
+            rng.standard_normal((100000, 3)).astype(np.float32),
             rng.integers(-2**31, 2**31 - 1, (4, 262144), dtype=np.int32), rng.random(70000) > 1e-6]
 
 
@@ -52,7 +66,8 @@ def test_splits_every_eligible_reduction():
 def test_split_reductions_match_numpy_and_xla():
     rng = np.random.default_rng(0)
     x, cols, rows, flags = _args(rng)
-    expected = (np.sum(x, dtype=np.float64).astype(np.float32), cols.sum(0, dtype=np.float64).astype(np.float32),
+    expected = (np.sum(x, dtype=np.float64).astype(np.float32),
+                cols.sum(0, dtype=np.float64).astype(np.float32),
                 rows.max(1), x.min(), np.bool_(flags.all()), np.float32(max(cols.max(), -5)))
     check(_program(), [x, cols, rows, flags], expected, rtol=1e-4, atol=1e-2)
 
@@ -61,7 +76,8 @@ def test_split_reductions_match_numpy_and_xla():
     # an init of 1.0 for an add would be counted once per partial sum
     (300000, lambda b, x: Reduce(x, ConstantR0(b, np.float32(1)), _reducer(Add), [0])),
     # a reducer that is not one element-wise op of its two arguments
-    (300000, lambda b, x: Reduce(x, ConstantR0(b, np.float32(0)), _reducer(lambda p, q: Add(Mul(p, p), q)), [0])),
+    (300000, lambda b, x: Reduce(x, ConstantR0(b, np.float32(0)),
+                                 _reducer(lambda p, q: Add(Mul(p, p), q)), [0])),
     # a dimension shorter than min-size
     (60000, lambda b, x: Reduce(x, ConstantR0(b, np.float32(0)), _reducer(Add), [0])),
 ], ids=["non-identity-init", "compound-reducer", "short"])

@@ -56,7 +56,8 @@ def test_every_array_type_is_covered():
 def test_round_trips(t):
     spelling, np_type, bits = EXPECTED[t]
     assert mlir_name(t) == spelling and from_mlir_name(spelling) is t
-    assert dtype_of(t) == np.dtype(np_type) and from_dtype(np_type) is t and from_dtype(np.dtype(np_type)) is t
+    assert dtype_of(t) == np.dtype(np_type)
+    assert from_dtype(np_type) is t and from_dtype(np.dtype(np_type)) is t
     assert from_dtype(t.value) is t and from_dtype(t.value.upper()) is t and from_dtype(t) is t
     assert t.bit_width == bits
     with context.get_context():
@@ -76,9 +77,11 @@ def test_classification():
     floats = {t for t in ARRAY_TYPES if t.is_floating_point}
     assert floats == {t for t in ARRAY_TYPES if t.value.startswith("f")} | {PrimitiveType.BF16}
     assert {t for t in ARRAY_TYPES if t.is_signed_integer} == {
-        PrimitiveType.S2, PrimitiveType.S4, PrimitiveType.S8, PrimitiveType.S16, PrimitiveType.S32, PrimitiveType.S64}
+        PrimitiveType.S2, PrimitiveType.S4, PrimitiveType.S8, PrimitiveType.S16, PrimitiveType.S32,
+        PrimitiveType.S64}
     assert {t for t in ARRAY_TYPES if t.is_unsigned_integer} == {
-        PrimitiveType.U2, PrimitiveType.U4, PrimitiveType.U8, PrimitiveType.U16, PrimitiveType.U32, PrimitiveType.U64}
+        PrimitiveType.U2, PrimitiveType.U4, PrimitiveType.U8, PrimitiveType.U16, PrimitiveType.U32,
+        PrimitiveType.U64}
     assert {t for t in ARRAY_TYPES if t.is_complex} == {PrimitiveType.C64, PrimitiveType.C128}
     for t in ARRAY_TYPES:  # every type is in exactly one class
         assert [t.is_pred, t.is_integer, t.is_floating_point, t.is_complex].count(True) == 1, t

@@ -14,8 +14,20 @@ from iree.compiler import ir
 
 import hlo_mlir
 from benchmarks.workloads import while_loop
-from hlo_mlir import (Compare, ConstantR0, ConvertElementType, DynamicSlice, GetTupleElement, Parameter,
-                      PrimitiveType, Reshape, Shape, Tuple, While, XlaBuilder)
+from hlo_mlir import (
+    Compare,
+    ConstantR0,
+    ConvertElementType,
+    DynamicSlice,
+    GetTupleElement,
+    Parameter,
+    PrimitiveType,
+    Reshape,
+    Shape,
+    Tuple,
+    While,
+    XlaBuilder,
+)
 from hlo_mlir.context import get_context
 from pipelines.pipeline import parse_pipeline, run_pipeline
 from pipelines.simplifiers.while_loop_unroller import UNROLL_FACTOR_ATTR, trip_count, unroll_factor, while_ops
