@@ -25,6 +25,7 @@ from hlo_mlir import context as _context
 from hlo_mlir.call_graph import adopt_functions, import_computation
 from hlo_mlir.errors import HloMlirError, InvalidArgumentError
 from hlo_mlir.module import XlaComputation
+from hlo_mlir.operators import Operators
 from hlo_mlir.shape import ProgramShape, Shape
 
 __all__ = ["XlaBuilder", "XlaOp", "XlaComputation", "builder_of", "Parameter", "register_ops"]
@@ -49,7 +50,7 @@ def _op(name: str) -> Callable[..., Any]:
     return _OPS[name]
 
 
-class XlaOp:
+class XlaOp(Operators):
     """A value in a computation under construction (XLA's ``XlaOp``).
 
     Python operators map to the spec ops: ``+ - * / % **``, unary ``-``, ``& | ^ ~``,
@@ -72,46 +73,14 @@ class XlaOp:
     def __repr__(self) -> str:
         return f"XlaOp({self.shape}, builder={self.builder.name!r})"
 
-    # Operator overloads (XLA's C++ XlaOp operators plus Python's comparisons).
+    # The operators (hlo_mlir/operators.py) call the registered op functions.
     def _binary(self, name: str, other, reverse: bool = False) -> "XlaOp":
         other = self.builder.lift(other, like=self)
         lhs, rhs = (other, self) if reverse else (self, other)
         return _op(name)(lhs, rhs)
 
-    def __add__(self, o): return self._binary("Add", o)
-    def __radd__(self, o): return self._binary("Add", o, True)
-    def __sub__(self, o): return self._binary("Sub", o)
-    def __rsub__(self, o): return self._binary("Sub", o, True)
-    def __mul__(self, o): return self._binary("Mul", o)
-    def __rmul__(self, o): return self._binary("Mul", o, True)
-    def __truediv__(self, o): return self._binary("Div", o)
-    def __rtruediv__(self, o): return self._binary("Div", o, True)
-    def __mod__(self, o): return self._binary("Rem", o)
-    def __rmod__(self, o): return self._binary("Rem", o, True)
-    def __pow__(self, o): return self._binary("Pow", o)
-    def __rpow__(self, o): return self._binary("Pow", o, True)
-    def __and__(self, o): return self._binary("And", o)
-    def __rand__(self, o): return self._binary("And", o, True)
-    def __or__(self, o): return self._binary("Or", o)
-    def __ror__(self, o): return self._binary("Or", o, True)
-    def __xor__(self, o): return self._binary("Xor", o)
-    def __rxor__(self, o): return self._binary("Xor", o, True)
-    def __lshift__(self, o): return self._binary("ShiftLeft", o)
-    def __rshift__(self, o):
-        # XLA's operator>> is arithmetic for signed and logical for unsigned types.
-        if self.shape.element_type.is_unsigned_integer:
-            return self._binary("ShiftRightLogical", o)
-        return self._binary("ShiftRightArithmetic", o)
-    def __lt__(self, o): return self._binary("Lt", o)
-    def __le__(self, o): return self._binary("Le", o)
-    def __gt__(self, o): return self._binary("Gt", o)
-    def __ge__(self, o): return self._binary("Ge", o)
-
-    def __neg__(self):
-        return _op("Neg")(self)
-
-    def __invert__(self):
-        return _op("Not")(self)
+    def _unary(self, name: str) -> "XlaOp":
+        return _op(name)(self)
 
     __hash__ = object.__hash__
 

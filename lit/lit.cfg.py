@@ -15,7 +15,8 @@ import lit.formats
 config.name = "hlo-mlir"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".py"]
-config.excludes = ["lit.cfg.py", "Inputs", "__pycache__"]
+# builder/harness.py: the helpers the builder scripts import, not a test.
+config.excludes = ["lit.cfg.py", "Inputs", "__pycache__", "harness.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.test_source_root, ".lit_out")
 

@@ -22,6 +22,7 @@ from iree.compiler import ir
 from dialect_ops import elementwise
 from dialect_ops.shape_ops import broadcast_in_dim
 from hlo_mlir import _emit
+from hlo_mlir.operators import Operators
 from hlo_mlir.shape import Shape
 from hlo_mlir.types import PrimitiveType, from_dtype
 
@@ -39,8 +40,8 @@ def full(value, shape: Shape) -> ir.Value:
     return broadcast_in_dim(scalar(value, shape.element_type), shape.dimensions, [])
 
 
-class Expr:
-    """An ``ir.Value`` whose operators ``+ - * / & |``, unary ``-`` and ``~`` emit StableHLO."""
+class Expr(Operators):
+    """An ``ir.Value`` whose operators (XlaOp's: ``hlo_mlir/operators.py``) emit StableHLO."""
 
     __slots__ = ("value",)
 
@@ -57,24 +58,15 @@ class Expr:
 
     def _binary(self, name: str, other, reverse: bool = False) -> Expr:
         lhs, rhs = (self.lift(other), self) if reverse else (self, self.lift(other))
+        if name in ("Lt", "Le", "Gt", "Ge"):
+            return Expr(elementwise.compare(lhs.value, rhs.value, name.upper()))
         return Expr(elementwise.binary(name, lhs.value, rhs.value))
-
-    def __add__(self, o): return self._binary("Add", o)
-    def __radd__(self, o): return self._binary("Add", o, True)
-    def __sub__(self, o): return self._binary("Sub", o)
-    def __rsub__(self, o): return self._binary("Sub", o, True)
-    def __mul__(self, o): return self._binary("Mul", o)
-    def __rmul__(self, o): return self._binary("Mul", o, True)
-    def __truediv__(self, o): return self._binary("Div", o)
-    def __rtruediv__(self, o): return self._binary("Div", o, True)
-    def __and__(self, o): return self._binary("And", o)
-    def __or__(self, o): return self._binary("Or", o)
-    def __neg__(self): return self.unary("Neg")
-    def __invert__(self): return self.unary("Not")
 
     def unary(self, name: str) -> Expr:
         """The element-wise op ``name`` (``"Abs"``, ``"Log"``, ...) of this expression."""
         return Expr(elementwise.unary(name, self.value))
+
+    _unary = unary
 
     def compare(self, direction: str, other) -> Expr:
         return Expr(elementwise.compare(self.value, self.lift(other).value, direction))

@@ -18,9 +18,15 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")
 os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "1")
 
 import numpy as np
+import pytest
 
 import hlo_mlir
 from hlo_mlir.shape import Shape
+
+# Targets of the tests that also run on Vulkan where a driver is installed (the ``vulkan``
+# marker), and the driver each target runs on.
+TARGETS = ["llvm-cpu", pytest.param("vulkan-spirv", marks=pytest.mark.vulkan)]
+DRIVER = {"llvm-cpu": "local-task", "vulkan-spirv": "vulkan"}
 
 
 @functools.cache
@@ -140,12 +146,13 @@ def _dump(computation) -> None:
         f.write(text)
 
 
-def run_iree(computation, *args, target: str = "llvm-cpu", driver: str = "local-task", flags=(),
+def run_iree(computation, *args, target: str = "llvm-cpu", driver: str | None = None, flags=(),
              **compile_kwargs):
     """Compiles with ``hlo_mlir.compile`` (``compile_kwargs``: e.g. ``legalize=False`` to see
-    what the pinned IREE does on its own) and runs ``main``."""
+    what the pinned IREE does on its own) and runs ``main`` on ``driver`` (by default the
+    target's own, ``DRIVER[target]``)."""
     vmfb = hlo_mlir.compile(computation, target=target, flags=flags, **compile_kwargs)
-    return hlo_mlir.runtime.load(vmfb, driver=driver).main(*args)
+    return hlo_mlir.runtime.load(vmfb, driver=driver or DRIVER[target]).main(*args)
 
 
 def assert_close(actual, expected, rtol=1e-5, atol=1e-6, what=""):

@@ -1,19 +1,9 @@
 # RUN: %python %s | filecheck %s
 """Builder output of the batch-norm family (one TEST per case)."""
 
-from hlo_mlir import BatchNormGrad, BatchNormInference, BatchNormTraining, Parameter, Shape, XlaBuilder
+from hlo_mlir import BatchNormGrad, BatchNormInference, BatchNormTraining
 
-
-def test(name, build):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    print(b.build(build(b)))
-
-
-def params(b, operand, *features):
-    return [Parameter(b, 0, Shape.parse(operand))] + [Parameter(b, i + 1, Shape.parse(f))
-                                                       for i, f in enumerate(features)]
-
+from harness import params, test
 
 # CHECK-LABEL: TEST: training
 # CHECK: %[[Y:.*]], %[[M:.*]], %[[V:.*]] = "stablehlo.batch_norm_training"(%arg0, %arg1, %arg2)

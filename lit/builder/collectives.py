@@ -1,9 +1,7 @@
 # RUN: %python %s | filecheck %s
 """Builder output of dialect_ops.collectives (one TEST per case)."""
 
-from dialect_ops.collectives import set_replica_count
 from hlo_mlir import (
-    Add,
     AllGather,
     AllReduce,
     AllToAll,
@@ -14,21 +12,9 @@ from hlo_mlir import (
     ReplicaId,
     Shape,
     Tuple,
-    XlaBuilder,
 )
 
-
-def test(name, build, replicas=None):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    if replicas:
-        set_replica_count(b, replicas)
-    print(b.build(build(b)))
-
-
-def add_f32():
-    r = XlaBuilder("add")
-    return r.build(Add(Parameter(r, 0, Shape.parse("f32[]")), Parameter(r, 1, Shape.parse("f32[]"))))
+from harness import add_f32, test
 
 
 def x(b, shape="f32[4,6]"):

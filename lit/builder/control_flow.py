@@ -15,20 +15,9 @@ from hlo_mlir import (
     Shape,
     Tuple,
     While,
-    XlaBuilder,
 )
 
-
-def test(name, build):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    print(b.build(build(b)))
-
-
-def computation(name, shapes, fn):
-    b = XlaBuilder(name)
-    return b.build(fn(b, *[Parameter(b, i, Shape.parse(s)) for i, s in enumerate(shapes)]))
-
+from harness import computation, test
 
 square = computation("square", ["f32[3]"], lambda b, p: p * p)
 sumsq = computation("sumsq", ["f32[3]", "f32[3]"],

@@ -1,26 +1,9 @@
 # RUN: %python %s | filecheck %s
 """Builder output of the convolution family (one TEST per case)."""
 
-from hlo_mlir import (
-    Conv,
-    ConvGeneralDilated,
-    ConvWithGeneralPadding,
-    Parameter,
-    PrimitiveType,
-    Shape,
-    XlaBuilder,
-)
+from hlo_mlir import Conv, ConvGeneralDilated, ConvWithGeneralPadding, PrimitiveType
 
-
-def test(name, build):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    print(b.build(build(b)))
-
-
-def params(b, lhs, rhs):
-    return Parameter(b, 0, Shape.parse(lhs)), Parameter(b, 1, Shape.parse(rhs))
-
+from harness import params, test
 
 # CHECK-LABEL: TEST: conv_same
 # CHECK: stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]

@@ -1,18 +1,9 @@
 # RUN: %python %s | filecheck %s
 """Builder output of dialect_ops.custom_call: CustomCall (one TEST per case)."""
 
-from hlo_mlir import CustomCall, CustomCallApiVersion, Parameter, Shape, XlaBuilder
+from hlo_mlir import CustomCall, CustomCallApiVersion, Shape
 
-
-def test(name, build):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    print(b.build(build(b)))
-
-
-def params(b, *texts):
-    return [Parameter(b, i, Shape.parse(t)) for i, t in enumerate(texts)]
-
+from harness import params, test
 
 # CHECK-LABEL: TEST: plain
 # CHECK: stablehlo.custom_call @myfunc(%arg0, %arg1) {backend_config = ""}

@@ -1,14 +1,9 @@
 # RUN: %python %s | filecheck %s
 """Builder output of dialect_ops.dynamic: GetDimensionSize, SetDimensionSize (one TEST per case)."""
 
-from hlo_mlir import Exp, GetDimensionSize, Parameter, SetDimensionSize, Shape, XlaBuilder
+from hlo_mlir import Exp, GetDimensionSize, Parameter, SetDimensionSize, Shape
 
-
-def test(name, build):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    print(b.build(build(b)))
-
+from harness import test
 
 # CHECK-LABEL: TEST: get_dimension_size
 # CHECK: stablehlo.get_dimension_size %arg0, dim = 1 : (tensor<2x7xf32>) -> tensor<i32>

@@ -16,15 +16,9 @@ from hlo_mlir import (
     PrimitiveType,
     Select,
     Shape,
-    XlaBuilder,
 )
 
-
-def test(name, build):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    print(b.build(build(b)))
-
+from harness import test
 
 # CHECK-LABEL: TEST: add_broadcast_dimensions
 # CHECK: %[[B:.*]] = stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>

@@ -1,14 +1,9 @@
 # RUN: %python %s | filecheck %s
 """Builder output of Fft (one TEST per case)."""
 
-from hlo_mlir import Fft, FftType, Parameter, Shape, XlaBuilder
+from hlo_mlir import Fft, FftType, Parameter, Shape
 
-
-def test(name, build):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    print(b.build(build(b)))
-
+from harness import test
 
 # CHECK-LABEL: TEST: fft_3d
 # CHECK: stablehlo.fft %arg0, type = FFT, length = [2, 3, 4]

@@ -17,11 +17,7 @@ from hlo_mlir import (
     XlaBuilder,
 )
 
-
-def test(name, build):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    print(b.build(build(b)))
+from harness import test
 
 
 def p(b, n, text):

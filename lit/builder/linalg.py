@@ -1,28 +1,9 @@
 # RUN: %python %s | filecheck %s
 """Builder output of dialect_ops.linalg: Dot, DotGeneral (one TEST per case)."""
 
-from hlo_mlir import (
-    Dot,
-    DotDimensionNumbers,
-    DotGeneral,
-    Parameter,
-    Precision,
-    PrecisionConfig,
-    PrimitiveType,
-    Shape,
-    XlaBuilder,
-)
+from hlo_mlir import Dot, DotDimensionNumbers, DotGeneral, Precision, PrecisionConfig, PrimitiveType
 
-
-def test(name, build):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    print(b.build(build(b)))
-
-
-def params(b, *shapes):
-    return [Parameter(b, i, Shape.parse(s)) for i, s in enumerate(shapes)]
-
+from harness import params, test
 
 # Check that Dot contracts lhs's last dimension with rhs's first.
 # CHECK-LABEL: TEST: dot_matrix_vector

@@ -1,14 +1,9 @@
 # RUN: %python %s | filecheck %s
 """Builder output of Cholesky and TriangularSolve (one TEST per case)."""
 
-from hlo_mlir import Cholesky, Parameter, Shape, TriangularSolve, TriangularSolveOptions, XlaBuilder
+from hlo_mlir import Cholesky, Parameter, Shape, TriangularSolve, TriangularSolveOptions
 
-
-def test(name, build):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    print(b.build(build(b)))
-
+from harness import test
 
 # CHECK-LABEL: TEST: cholesky_lower
 # CHECK: stablehlo.cholesky %arg0, lower = true : tensor<2x3x3xf32>

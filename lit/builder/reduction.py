@@ -4,7 +4,6 @@
 import numpy as np
 
 from hlo_mlir import (
-    Add,
     ConstantR0,
     Ge,
     Iota,
@@ -18,16 +17,7 @@ from hlo_mlir import (
     XlaBuilder,
 )
 
-
-def test(name, build):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    print(b.build(build(b)))
-
-
-def add_f32():
-    r = XlaBuilder("add")
-    return r.build(Add(Parameter(r, 0, Shape.parse("f32[]")), Parameter(r, 1, Shape.parse("f32[]"))))
+from harness import add_f32, test
 
 
 def max_index():

@@ -12,15 +12,9 @@ from hlo_mlir import (
     RngNormal,
     RngUniform,
     Shape,
-    XlaBuilder,
 )
 
-
-def test(name, build):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    print(b.build(build(b)))
-
+from harness import test
 
 # CHECK-LABEL: TEST: uniform_f32
 # CHECK: %[[SHAPE:.*]] = stablehlo.constant dense<[2, 3]> : tensor<2xi64>

@@ -1,14 +1,9 @@
 # RUN: %python %s | filecheck %s
 """Builder output of the data-movement ops of dialect_ops.shape_ops (one TEST per case)."""
 
-from hlo_mlir import Collapse, Iota, Parameter, PrimitiveType, Reshape, Rev, Shape, Transpose, XlaBuilder
+from hlo_mlir import Collapse, Iota, Parameter, PrimitiveType, Reshape, Rev, Shape, Transpose
 
-
-def test(name, build):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    print(b.build(build(b)))
-
+from harness import test
 
 # CHECK-LABEL: TEST: iota_shape
 # CHECK: stablehlo.iota dim = 1 : tensor<4x8xbf16>

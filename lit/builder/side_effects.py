@@ -21,15 +21,9 @@ from hlo_mlir import (
     SendToHost,
     Shape,
     Tuple,
-    XlaBuilder,
 )
 
-
-def test(name, build):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    print(b.build(build(b)))
-
+from harness import test
 
 # CHECK-LABEL: TEST: after_all
 # CHECK: %[[A:.*]] = stablehlo.create_token : !stablehlo.token

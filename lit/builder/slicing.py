@@ -1,14 +1,9 @@
 # RUN: %python %s | filecheck %s
 """Builder output of dialect_ops.slicing: Slice, SliceInDim, ConcatInDim, Pad (one TEST per case)."""
 
-from hlo_mlir import ConcatInDim, MakeEdgePaddingConfig, Pad, Parameter, Shape, Slice, SliceInDim, XlaBuilder
+from hlo_mlir import ConcatInDim, MakeEdgePaddingConfig, Pad, Parameter, Shape, Slice, SliceInDim
 
-
-def test(name, build):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    print(b.build(build(b)))
-
+from harness import test
 
 # CHECK-LABEL: TEST: slice
 # CHECK: stablehlo.slice %arg0 [2:4, 1:3] : (tensor<5x4xf32>) -> tensor<2x2xf32>

@@ -11,16 +11,11 @@ from hlo_mlir import (
     Shape,
     Sort,
     TopK,
-    XlaBuilder,
 )
 
+from harness import test
+
 T = PrimitiveType
-
-
-def test(name, build):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    print(b.build(build(b)))
 
 
 # Check that one operand gives an array, the last dimension is the default, and floats

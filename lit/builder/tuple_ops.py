@@ -1,14 +1,9 @@
 # RUN: %python %s | filecheck %s
 """Builder output of dialect_ops.tuple_ops: Tuple, GetTupleElement (one TEST per case)."""
 
-from hlo_mlir import GetTupleElement, Parameter, Shape, Tuple, XlaBuilder
+from hlo_mlir import GetTupleElement, Parameter, Shape, Tuple
 
-
-def test(name, build):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    print(b.build(build(b)))
-
+from harness import test
 
 # CHECK-LABEL: TEST: nested_tuple
 # CHECK: %[[I:.*]] = stablehlo.tuple %arg1 : tuple<tensor<2xi32>>

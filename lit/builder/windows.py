@@ -16,11 +16,7 @@ from hlo_mlir import (
     XlaBuilder,
 )
 
-
-def test(name, build):
-    print(f"TEST: {name}")
-    b = XlaBuilder(name)
-    print(b.build(build(b)))
+from harness import test
 
 
 def scalar_computation(name, fn, type_name="f32"):

@@ -4,7 +4,12 @@ nothing). ``hlo_mlir.compile`` passes them (``compiler.full_flags``).
 f64 and complex<f64> transcendentals lower to libm calls that the embedded ELF linker of
 IREE's llvm-cpu backend cannot resolve ("undefined symbol: cos"), so such modules are
 linked as a system library (``--iree-llvmcpu-link-embedded=false``), whose libm calls
-resolve in the loading process. (f64 exp, log, ... IREE expands itself.)
+resolve in the loading process. (f64 exp, log, ... IREE expands itself.) IREE's
+compile-time constant evaluator JIT-links the same calls without libm, so a module
+whose such op reads only constants (``tanh(constant f64[2])``) failed to compile
+("undefined symbol: tanh") at every optimization level; such modules are compiled with
+the constant evaluator off (``--iree-opt-const-eval=false``): the op then runs, like
+every other, through the loading process's libm.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ _LIBM_C128_OPS = _LIBM_F64_OPS | frozenset({
     "stablehlo.log_plus_one", "stablehlo.logistic", "stablehlo.sqrt", "stablehlo.rsqrt",
     "stablehlo.power"})
 _SYSTEM_LINK = "--iree-llvmcpu-link-embedded=false"
+_NO_CONST_EVAL = "--iree-opt-const-eval=false"
 
 
 def _needs_libm(op) -> bool:
@@ -37,9 +43,10 @@ def _needs_libm(op) -> bool:
 def required_flags(module: ir.Module, target: str = "llvm-cpu") -> list[str]:
     """IREE flags ``module`` needs on ``target`` beyond the defaults.
 
-    llvm-cpu: ``--iree-llvmcpu-link-embedded=false`` when an f64 sin/cos/tan/tanh/atan2/
-    remainder or a complex<f64> transcendental is present (their libm calls do not link
-    into the embedded ELF: "undefined symbol: cos"). Other targets: none.
+    llvm-cpu: ``--iree-llvmcpu-link-embedded=false`` and ``--iree-opt-const-eval=false``
+    when an f64 sin/cos/tan/tanh/atan2/remainder or a complex<f64> transcendental is
+    present (their libm calls link neither into the embedded ELF nor into the constant
+    evaluator's JIT: "undefined symbol: cos"). Other targets: none.
     """
     if target != "llvm-cpu":
         return []
@@ -52,4 +59,4 @@ def required_flags(module: ir.Module, target: str = "llvm-cpu") -> list[str]:
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit)
-    return [_SYSTEM_LINK] if found else []
+    return [_SYSTEM_LINK, _NO_CONST_EVAL] if found else []

@@ -21,12 +21,8 @@ from hlo_mlir import (
     Tuple,
     XlaBuilder,
 )
+from tests.builders import computation
 from tests.oracle import check
-
-
-def computation(name, shapes, fn):
-    b = XlaBuilder(name)
-    return b.build(fn(b, *[Parameter(b, i, Shape.parse(s)) for i, s in enumerate(shapes)]))
 
 
 def private_functions(comp):

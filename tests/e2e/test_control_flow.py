@@ -30,14 +30,10 @@ from hlo_mlir import (
     While,
     XlaBuilder,
 )
+from tests.builders import computation
 from tests.oracle import assert_close, check, run_xla
 
 F32, S32 = hlo_mlir.PrimitiveType.F32, hlo_mlir.PrimitiveType.S32
-
-
-def computation(name, shapes, fn):
-    b = XlaBuilder(name)
-    return b.build(fn(b, *[Parameter(b, i, Shape.parse(s)) for i, s in enumerate(shapes)]))
 
 
 def check_cases(comp, cases, rtol=1e-5, atol=1e-6):

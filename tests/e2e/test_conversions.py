@@ -19,12 +19,11 @@ import hlo_mlir
 from hlo_mlir import BitcastConvertType, Constant, ConvertElementType, Parameter, Shape, Tuple, XlaBuilder
 from hlo_mlir.types import from_dtype
 from tests import oracle
+from tests.oracle import DRIVER, TARGETS
 
 INT_TYPES = ["s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64"]
 FLOAT_TYPES = {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16),
                "f32": np.dtype(np.float32), "f64": np.dtype(np.float64)}
-TARGETS = ["llvm-cpu", pytest.param("vulkan-spirv", marks=pytest.mark.vulkan)]
-DRIVER = {"llvm-cpu": "local-task", "vulkan-spirv": "vulkan"}
 
 
 def _int_dtype(name: str) -> np.dtype:

@@ -483,9 +483,9 @@ def test_complex_specials():
         oracle.assert_close(a, e, 1e-6, 1e-6, f"c64 {name}")
 
 
-@pytest.mark.xfail(strict=True, reason="IREE complex sqrt(-inf + 1j) gives inf+infj, XLA CPU nan+nanj; "
-                   "complex division by (nan + inf j) gives nan where XLA gives 0")
 def test_complex_sqrt_div_specials():
+    """sqrt(-inf + 1j) and a division by (nan + inf j) (0 on XLA CPU; IREE's own division gave
+    nan, fixed by complex-division) give XLA's answer."""
     x0 = np.array([complex(-np.inf, 1), complex(3, 1)], np.complex64)
     y0 = np.array([complex(1, 0), complex(np.nan, np.inf)], np.complex64)
     b = XlaBuilder("complex_sqrt_div")

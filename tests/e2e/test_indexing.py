@@ -42,6 +42,7 @@ from hlo_mlir import (
     compiler,
 )
 from pipelines import registry
+from tests.builders import params
 from tests.oracle import assert_close, check, run_iree, run_xla
 
 LEGALIZATIONS = ("gather-clamp", "scatter-bounds")
@@ -64,10 +65,6 @@ def _check(comp, args, reference, rtol=1e-5, atol=1e-6):
     assert_close(run_iree(module, *args), expected, rtol, atol, "hlo-mlir vs numpy")
     assert_close(run_xla(comp, *args), expected, rtol, atol, "XLA vs numpy")
     assert_close(run_xla(module, *args), expected, rtol, atol, "XLA (legalized) vs numpy")
-
-
-def params(b, *shapes):
-    return [Parameter(b, i, Shape.parse(s)) for i, s in enumerate(shapes)]
 
 
 def data(shape, dtype, seed=0):

@@ -29,6 +29,7 @@ from hlo_mlir import (
     compiler,
 )
 from pipelines import registry
+from tests.builders import params
 from tests.oracle import assert_close, run_iree, run_xla
 
 Transpose = TriangularSolveOptions.Transpose
@@ -62,10 +63,6 @@ def random(shape, dtype):
 def hermitian_positive_definite(batch, n, dtype):
     m = random(batch + (n, n), dtype)
     return (m @ np.conj(np.swapaxes(m, -1, -2)) + n * np.eye(n)).astype(dtype)
-
-
-def params(b, *arrays):
-    return [Parameter(b, i, Shape.from_numpy(a)) for i, a in enumerate(arrays)]
 
 
 # --- Cholesky ----------------------------------------------------------------------------------

@@ -15,7 +15,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import hlo_mlir
 from hlo_mlir import (
     CreateScalarComparisonComputation,
     CreateScalarLtComputation,
@@ -30,14 +29,7 @@ from hlo_mlir import (
     XlaBuilder,
 )
 from tests import oracle
-
-TARGETS = ["llvm-cpu", pytest.param("vulkan-spirv", marks=pytest.mark.vulkan)]
-DRIVER = {"llvm-cpu": "local-task", "vulkan-spirv": "vulkan"}
-
-
-def _run(source, target, *args):
-    return hlo_mlir.runtime.load(hlo_mlir.compile(source, target), DRIVER[target]).main(*args)
-
+from tests.oracle import TARGETS
 
 # --- a sort of one value twice -------------------------------------------------------------
 KEYS = np.array([5, 3, 7, 1, 0, 6, 2, 4, 3, 5], np.int32)
@@ -66,7 +58,7 @@ def test_sort_one_value_as_two_operands(comparator, stable, target):
     comp = _sort_one_value_twice(comparator, stable)
     order = np.lexsort((PAYLOAD, KEYS)) if comparator == "lexicographic" else np.argsort(KEYS, kind="stable")
     expected = (KEYS[order], PAYLOAD[order], PAYLOAD[order])
-    got = _run(comp, target, KEYS, PAYLOAD)
+    got = oracle.run_iree(comp, KEYS, PAYLOAD, target=target)
     if comparator == "first" and not stable:  # ties may come out in any order
         oracle.assert_close(got[0], expected[0], 0, 0, f"hlo-mlir on {target}")
         np.testing.assert_array_equal(got[1], got[2])
@@ -99,7 +91,8 @@ def test_sort_one_value_twice_from_text(target):
     """The reproducer as StableHLO text (no builder): ties of ``k`` broken by ``p``."""
     order = np.lexsort((PAYLOAD, KEYS))
     expected = (KEYS[order], PAYLOAD[order], PAYLOAD[order])
-    oracle.assert_close(_run(E_MLIR, target, KEYS, PAYLOAD), expected, 0, 0, f"hlo-mlir on {target}")
+    got = oracle.run_iree(E_MLIR, KEYS, PAYLOAD, target=target)
+    oracle.assert_close(got, expected, 0, 0, f"hlo-mlir on {target}")
 
 
 # --- rank-0 dynamic slices -----------------------------------------------------------------
@@ -110,7 +103,7 @@ def test_rank0_dynamic_slice_and_update_are_the_identity():
     comp = b.build(Tuple(b, [DynamicSlice(x, [], []), DynamicUpdateSlice(x, u, [])]))
     x0, u0 = np.float32(2.5), np.float32(-4.0)
     expected = (np.asarray(x0), np.asarray(u0))
-    oracle.assert_close(_run(comp, "llvm-cpu", x0, u0), expected, 0, 0, "hlo-mlir")
+    oracle.assert_close(oracle.run_iree(comp, x0, u0), expected, 0, 0, "hlo-mlir")
     oracle.assert_close(oracle.run_xla(comp, x0, u0, strict=True), expected, 0, 0, "XLA")
 
 
@@ -132,5 +125,5 @@ func.func @main(%x: tensor<4x3xf32>, %n: tensor<i32>) -> (tensor<3xf32>, tensor<
 def test_mhlo_type_extensions_bounds_compile_and_run(size):
     x = (np.arange(12, dtype=np.float32).reshape(4, 3) - 5) / 4
     expected = (np.exp(x[:size]).sum(axis=0).astype(np.float32), np.asarray(np.int32(size)))
-    got = _run(BOUNDED, "llvm-cpu", x, np.int32(size))
+    got = oracle.run_iree(BOUNDED, x, np.int32(size))
     oracle.assert_close(got, expected, 1e-6, 1e-6, "hlo-mlir")

@@ -13,10 +13,9 @@ import pytest
 import hlo_mlir
 from hlo_mlir import DynamicSlice, DynamicUpdateSlice, Parameter, Reshape, Shape, Slice, Tuple, XlaBuilder
 from tests import oracle
+from tests.oracle import DRIVER, TARGETS
 
 INDEX_TYPES = ["s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64"]
-TARGETS = ["llvm-cpu", pytest.param("vulkan-spirv", marks=pytest.mark.vulkan)]
-DRIVER = {"llvm-cpu": "local-task", "vulkan-spirv": "vulkan"}
 
 
 def _load(comp, target):

@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import hlo_mlir
 from hlo_mlir import (
     CreateScalarComparisonComputation,
     CreateScalarGtComputation,
@@ -29,13 +28,7 @@ from hlo_mlir import (
     XlaBuilder,
 )
 from tests import oracle
-
-TARGETS = ["llvm-cpu", pytest.param("vulkan-spirv", marks=pytest.mark.vulkan)]
-DRIVER = {"llvm-cpu": "local-task", "vulkan-spirv": "vulkan"}
-
-
-def _run(comp, target, *args):
-    return hlo_mlir.runtime.load(hlo_mlir.compile(comp, target), DRIVER[target]).main(*args)
+from tests.oracle import TARGETS
 
 
 def _floor_lt():
@@ -54,7 +47,7 @@ def test_issue_reproducer_stable_sort_compiles(n, target):
     b = XlaBuilder(f"stable_sort_{n}")
     x = Parameter(b, 0, Shape.parse(f"f32[{n}]"), "x")
     comp = b.build(Sort([x], CreateScalarLtComputation([np.float32]), 0, True))
-    oracle.assert_close(_run(comp, target, x0), np.sort(x0), 0, 0, f"hlo-mlir on {target}")
+    oracle.assert_close(oracle.run_iree(comp, x0, target=target), np.sort(x0), 0, 0, f"hlo-mlir on {target}")
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -77,7 +70,8 @@ def test_stable_sort_keeps_ties_in_order(shape, dimension, target):
     expected = (np.take_along_axis(keys, floor_order, dimension),
                 np.take_along_axis(keys, key_order, dimension),
                 np.take_along_axis(payload, key_order, dimension))
-    oracle.assert_close(_run(comp, target, keys, payload), expected, 0, 0, f"hlo-mlir on {target}")
+    got = oracle.run_iree(comp, keys, payload, target=target)
+    oracle.assert_close(got, expected, 0, 0, f"hlo-mlir on {target}")
     oracle.assert_close(oracle.run_xla(comp, keys, payload, strict=True), expected, 0, 0, "XLA")
 
 
@@ -93,7 +87,7 @@ def test_sort_with_unused_result_read_by_comparator(target):
     lexicographic = CreateScalarComparisonComputation("lex_lt", [np.float32, np.int32], [Lt, Lt])
     comp = b.build(GetTupleElement(Sort([x, y], lexicographic, 0, False), 0) * 2.0)
     expected = x0[np.lexsort((y0, x0))] * 2
-    oracle.assert_close(_run(comp, target, x0, y0), expected, 0, 0, f"hlo-mlir on {target}")
+    oracle.assert_close(oracle.run_iree(comp, x0, y0, target=target), expected, 0, 0, f"hlo-mlir on {target}")
     oracle.assert_close(oracle.run_xla(comp, x0, y0, strict=True), expected, 0, 0, "XLA")
 
 
@@ -116,5 +110,5 @@ def test_two_sorts_of_one_iota(target):
     ascending, descending = np.argsort(keys, kind="stable"), np.argsort(-keys, kind="stable")
     expected = (keys[ascending], ascending.astype(np.int32), keys[descending], descending.astype(np.int32),
                 np.sort(keys))
-    oracle.assert_close(_run(comp, target, keys), expected, 0, 0, f"hlo-mlir on {target}")
+    oracle.assert_close(oracle.run_iree(comp, keys, target=target), expected, 0, 0, f"hlo-mlir on {target}")
     oracle.assert_close(oracle.run_xla(comp, keys, strict=True), expected, 0, 0, "XLA")

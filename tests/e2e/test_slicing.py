@@ -18,7 +18,6 @@ from hlo_mlir import (
     Pad,
     PaddingConfig,
     PaddingConfigDimension,
-    Parameter,
     Shape,
     ShapeError,
     Slice,
@@ -26,15 +25,12 @@ from hlo_mlir import (
     Tuple,
     XlaBuilder,
 )
+from tests.builders import params
 from tests.e2e.test_shape_ops import DTYPES as MOVEMENT_DTYPES
 from tests.e2e.test_shape_ops import build, data
 from tests.oracle import check
 
 DTYPES = {**MOVEMENT_DTYPES, "f16": np.float16}
-
-
-def params(b, *shapes):
-    return [Parameter(b, i, s if isinstance(s, Shape) else Shape.parse(s)) for i, s in enumerate(shapes)]
 
 
 def np_pad(x, value, config):

@@ -36,6 +36,7 @@ from hlo_mlir import (
     compiler,
 )
 from pipelines import registry
+from tests.builders import params
 from tests.oracle import run_iree, run_xla
 
 T = PrimitiveType
@@ -92,10 +93,6 @@ def check_sort(computation, args, expected, passes=EXPANDERS):
     assert_exact(run_iree(module, *args), expected, "hlo-mlir vs numpy")
     assert_exact(run_xla(computation, *args), expected, "XLA vs numpy")
     assert_exact(run_xla(module, *args), expected, "XLA on the expanded module vs numpy")
-
-
-def params(b, *arrays):
-    return [Parameter(b, i, Shape.from_numpy(a)) for i, a in enumerate(arrays)]
 
 
 rng = np.random.default_rng(7)

@@ -79,10 +79,10 @@ def dead_code(code: list[str]) -> list[str]:
     return [line for line, k in zip(code, keep, strict=True) if k]
 
 
-def build_candidate(c: Candidate):
+def build_candidate(c: Candidate, namespace: dict | None = None):
     """(computation, args) of ``c``, main parameters renumbered in order; raises what the
-    builder raises."""
-    ns = generator._namespace()
+    builder raises. ``namespace``: the names the code runs with (default: the generator's)."""
+    ns = generator._namespace() if namespace is None else namespace
     args = []
     for line in c.code:
         m = _PARAM.match(line)

@@ -7,19 +7,15 @@ import numpy as np
 
 import hlo_mlir as hm
 from hlo_mlir import Parameter, Shape, XlaBuilder
+from tests.builders import computation
 from tests.op_samples import Sample
-
-
-def _computation(name: str, shapes: list[str], fn) -> hm.XlaComputation:
-    b = XlaBuilder(name)
-    return b.build(fn(b, *[Parameter(b, i, Shape.parse(s)) for i, s in enumerate(shapes)]))
 
 
 def _while() -> Sample:
     """(i, acc) -> (i + 1, acc * 2 + i) while i < n: a counted loop over a tuple state."""
     state = "(s32[], s32[], f32[3])"
-    cond = _computation("cond", [state], lambda b, t: hm.GetTupleElement(t, 0) < hm.GetTupleElement(t, 1))
-    body = _computation("body", [state], lambda b, t: hm.Tuple(b, [
+    cond = computation("cond", [state], lambda b, t: hm.GetTupleElement(t, 0) < hm.GetTupleElement(t, 1))
+    body = computation("body", [state], lambda b, t: hm.Tuple(b, [
         hm.GetTupleElement(t, 0) + np.int32(1), hm.GetTupleElement(t, 1),
         hm.GetTupleElement(t, 2) * np.float32(2) + hm.ConvertElementType(hm.GetTupleElement(t, 0),
                                                                          hm.PrimitiveType.F32)]))
@@ -35,9 +31,9 @@ def _while() -> Sample:
 
 def _conditional() -> Sample:
     """The indexed form with an out-of-range index, which runs the last branch."""
-    branches = [_computation("plus_one", ["f32[2]"], lambda b, x: x + np.float32(1)),
-                _computation("negate", ["f32[2]"], lambda b, x: -x),
-                _computation("square", ["f32[2]"], lambda b, x: x * x)]
+    branches = [computation("plus_one", ["f32[2]"], lambda b, x: x + np.float32(1)),
+                computation("negate", ["f32[2]"], lambda b, x: -x),
+                computation("square", ["f32[2]"], lambda b, x: x * x)]
     b = XlaBuilder("Conditional")
     i, x = Parameter(b, 0, Shape.parse("s32[]")), Parameter(b, 1, Shape.parse("f32[2]"))
     xv = np.array([3, -0.5], np.float32)
@@ -46,7 +42,7 @@ def _conditional() -> Sample:
 
 def _map() -> Sample:
     """A two-operand scalar computation of several ops, mapped over f32[2,3]."""
-    fn = _computation("fn", ["f32[]", "s32[]"], lambda b, x, k: hm.Max(
+    fn = computation("fn", ["f32[]", "s32[]"], lambda b, x, k: hm.Max(
         x * hm.ConvertElementType(k, hm.PrimitiveType.F32), hm.ConstantR0(b, np.float32(0))) + np.float32(1))
     b = XlaBuilder("Map")
     x, k = Parameter(b, 0, Shape.parse("f32[2,3]")), Parameter(b, 1, Shape.parse("s32[2,3]"))

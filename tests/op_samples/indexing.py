@@ -21,20 +21,17 @@ from hlo_mlir import (
     Shape,
     XlaBuilder,
 )
+from tests.builders import params
 from tests.op_samples import Sample
 
 _X = np.arange(12, dtype=np.float32).reshape(4, 3)
-
-
-def _params(b, *arrays):
-    return [Parameter(b, i, Shape.from_numpy(a)) for i, a in enumerate(arrays)]
 
 
 def _dynamic_slice() -> Sample:
     """Starts (3, -1) for a 2x2 slice of a 4x3 array clamp to (2, 0)."""
     i, j = np.int32(3), np.int32(-1)
     b = XlaBuilder("DynamicSlice")
-    x, pi, pj = _params(b, _X, i, j)
+    x, pi, pj = params(b, _X, i, j)
     return Sample(b.build(DynamicSlice(x, [pi, pj], [2, 2])), (_X, i, j), _X[2:4, 0:2])
 
 
@@ -42,7 +39,7 @@ def _dynamic_update_slice() -> Sample:
     """Starts (-5, 7) for a 2x2 update of a 4x3 array clamp to (0, 1)."""
     u, i, j = np.full((2, 2), -1, np.float32), np.int32(-5), np.int32(7)
     b = XlaBuilder("DynamicUpdateSlice")
-    x, pu, pi, pj = _params(b, _X, u, i, j)
+    x, pu, pi, pj = params(b, _X, u, i, j)
     expected = _X.copy()
     expected[0:2, 1:3] = u
     return Sample(b.build(DynamicUpdateSlice(x, pu, [pi, pj])), (_X, u, i, j), expected)
@@ -52,7 +49,7 @@ def _gather() -> Sample:
     """Rows 2, -1 (clamped to 0) and 9 (clamped to 3)."""
     idx = np.array([[2], [-1], [9]], np.int32)
     b = XlaBuilder("Gather")
-    x, pidx = _params(b, _X, idx)
+    x, pidx = params(b, _X, idx)
     comp = b.build(Gather(x, pidx, GatherDimensionNumbers([1], [0], [0], 1), [1, 3]))
     return Sample(comp, (_X, idx), _X[[2, 0, 3]])
 
@@ -64,7 +61,7 @@ def _scatter() -> Sample:
     add = XlaBuilder("add")
     Add(Parameter(add, 0, Shape.parse("f32[]")), Parameter(add, 1, Shape.parse("f32[]")))
     b = XlaBuilder("Scatter")
-    x, pidx, pu = _params(b, _X, idx, u)
+    x, pidx, pu = params(b, _X, idx, u)
     comp = b.build(Scatter(x, pidx, pu, add.build(), ScatterDimensionNumbers([1], [0], [0], 1)))
     expected = _X.copy()
     expected[1] += u[0] + u[1]

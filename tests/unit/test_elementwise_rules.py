@@ -25,7 +25,6 @@ from hlo_mlir import (
     InvalidArgumentError,
     Lt,
     Not,
-    Parameter,
     PopulationCount,
     PrimitiveType,
     Rem,
@@ -35,11 +34,11 @@ from hlo_mlir import (
     Sub,
     XlaBuilder,
 )
+from tests.builders import params
 
 
 def _params(*shapes: str):
-    b = XlaBuilder("rules")
-    return [Parameter(b, i, Shape.parse(s)) for i, s in enumerate(shapes)]
+    return params(XlaBuilder("rules"), *shapes)
 
 
 def test_add_mismatched_shapes_names_op_and_both_shapes():

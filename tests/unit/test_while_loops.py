@@ -20,17 +20,15 @@ from hlo_mlir import (
     ConvertElementType,
     DynamicSlice,
     GetTupleElement,
-    Parameter,
     PrimitiveType,
     Reshape,
-    Shape,
     Tuple,
     While,
-    XlaBuilder,
 )
 from hlo_mlir.context import get_context
 from pipelines.pipeline import parse_pipeline, run_pipeline
 from pipelines.simplifiers.while_loop_unroller import UNROLL_FACTOR_ATTR, trip_count, unroll_factor, while_ops
+from tests.builders import computation
 from tests.oracle import assert_close, check, run_xla
 
 _MLIR = {np.int8: "i8", np.uint8: "ui8", np.int32: "i32", np.uint32: "ui32", np.int64: "i64"}
@@ -142,11 +140,6 @@ def test_unroll_factor(count, size, max_ops, max_factor, expected):
 
 
 # --- builder programs ----------------------------------------------------------------------------
-def computation(name, shapes, fn):
-    b = XlaBuilder(name)
-    return b.build(fn(b, *[Parameter(b, i, Shape.parse(s)) for i, s in enumerate(shapes)]))
-
-
 def counted(b, dtype, init, step, direction, bound, shapes, update, values):
     """``While`` over (counter, *values): ``values = update(builder, counter, values)`` while
     ``compare(counter, bound, direction)``; the counter advances by ``step``."""

@@ -1,0 +1,145 @@
+// RUN: %hlo-opt %s -p inplace-operand-copy --split-input-file | filecheck %s
+
+// Check that a sort reading a parameter through a barrier sorts a private copy (x + -0.0
+// behind a barrier IREE cannot fold), so the parameter's other reader sees it unsorted.
+// CHECK-LABEL: func.func @sort_behind_barrier
+// CHECK: %[[B:.*]] = stablehlo.optimization_barrier %arg0 : tensor<4xf32>
+// CHECK: %[[Z:.*]] = stablehlo.constant dense<-0.000000e+00> : tensor<f32>
+// CHECK: %[[ZB:.*]] = stablehlo.optimization_barrier %[[Z]] : tensor<f32>
+// CHECK: %[[ZS:.*]] = stablehlo.broadcast_in_dim %[[ZB]]
+// CHECK: %[[C:.*]] = stablehlo.add %[[B]], %[[ZS]] : tensor<4xf32>
+// CHECK: "stablehlo.sort"(%[[C]])
+func.func @sort_behind_barrier(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %b = stablehlo.optimization_barrier %x : tensor<4xf32>
+  %s = "stablehlo.sort"(%b) ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %c = stablehlo.compare GT, %p, %q : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = false} : (tensor<4xf32>) -> tensor<4xf32>
+  %n = stablehlo.negate %x : tensor<4xf32>
+  return %n, %s : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Check that a dynamic_update_slice of an integer read through a barrier and a reshape
+// updates a copy made by adding 0.
+// CHECK-LABEL: func.func @dus_behind_barrier_and_reshape
+// CHECK: %[[R:.*]] = stablehlo.reshape
+// CHECK: %[[Z:.*]] = stablehlo.constant dense<0> : tensor<i32>
+// CHECK: %[[C:.*]] = stablehlo.add %[[R]], %{{.*}} : tensor<4xi32>
+// CHECK: stablehlo.dynamic_update_slice %[[C]]
+func.func @dus_behind_barrier_and_reshape(%x: tensor<2x2xi32>, %i: tensor<i32>) -> tensor<4xi32> {
+  %b = stablehlo.optimization_barrier %x : tensor<2x2xi32>
+  %r = stablehlo.reshape %b : (tensor<2x2xi32>) -> tensor<4xi32>
+  %u = stablehlo.constant dense<9> : tensor<1xi32>
+  %d = stablehlo.dynamic_update_slice %r, %u, %i : (tensor<4xi32>, tensor<1xi32>, tensor<i32>) -> tensor<4xi32>
+  return %d : tensor<4xi32>
+}
+
+// -----
+
+// Check that a PRED operand is copied with `or false`.
+// CHECK-LABEL: func.func @pred_behind_barrier
+// CHECK: %[[Z:.*]] = stablehlo.constant dense<false> : tensor<i1>
+// CHECK: stablehlo.or
+// CHECK: stablehlo.dynamic_update_slice
+func.func @pred_behind_barrier(%x: tensor<4xi1>, %i: tensor<i32>) -> tensor<4xi1> {
+  %b = stablehlo.optimization_barrier %x : tensor<4xi1>
+  %u = stablehlo.constant dense<true> : tensor<1xi1>
+  %d = stablehlo.dynamic_update_slice %b, %u, %i : (tensor<4xi1>, tensor<1xi1>, tensor<i32>) -> tensor<4xi1>
+  return %d : tensor<4xi1>
+}
+
+// -----
+
+// Check that an in-place op reading a value without a barrier, and a barrier's update
+// operand (not updated in place), are left alone.
+// CHECK-LABEL: func.func @no_barrier
+// CHECK-NOT: stablehlo.add
+// CHECK: stablehlo.dynamic_update_slice %arg0, %{{.*}}, %arg1
+func.func @no_barrier(%x: tensor<4xf32>, %i: tensor<i32>) -> tensor<4xf32> {
+  %u = stablehlo.constant dense<9.0> : tensor<1xf32>
+  %ub = stablehlo.optimization_barrier %u : tensor<1xf32>
+  %d = stablehlo.dynamic_update_slice %x, %ub, %i : (tensor<4xf32>, tensor<1xf32>, tensor<i32>) -> tensor<4xf32>
+  return %d : tensor<4xf32>
+}
+
+// -----
+
+// Check that a complex operand is copied by adding (-0, -0).
+// CHECK-LABEL: func.func @complex_behind_barrier
+// CHECK: stablehlo.constant dense<(-0.000000e+00,-0.000000e+00)> : tensor<complex<f32>>
+// CHECK: %[[C:.*]] = stablehlo.add
+// CHECK: stablehlo.dynamic_update_slice %[[C]]
+func.func @complex_behind_barrier(%x: tensor<4xcomplex<f32>>, %i: tensor<i32>, %u: tensor<1xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  %b = stablehlo.optimization_barrier %x : tensor<4xcomplex<f32>>
+  %d = stablehlo.dynamic_update_slice %b, %u, %i : (tensor<4xcomplex<f32>>, tensor<1xcomplex<f32>>, tensor<i32>) -> tensor<4xcomplex<f32>>
+  return %d : tensor<4xcomplex<f32>>
+}
+
+// -----
+
+// Check that a sorted constant (TopK of a constant, which IREE cannot sort in its
+// read-only global) is copied first.
+// CHECK-LABEL: func.func @sort_constant
+// CHECK: %[[K:.*]] = stablehlo.constant dense<[3, 1, 2]> : tensor<3xi32>
+// CHECK: %[[C:.*]] = stablehlo.add %[[K]], %{{.*}} : tensor<3xi32>
+// CHECK: "stablehlo.sort"(%[[C]])
+func.func @sort_constant() -> tensor<3xi32> {
+  %k = stablehlo.constant dense<[3, 1, 2]> : tensor<3xi32>
+  %s = "stablehlo.sort"(%k) ({
+  ^bb0(%p: tensor<i32>, %q: tensor<i32>):
+    %c = stablehlo.compare GT, %p, %q : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = false} : (tensor<3xi32>) -> tensor<3xi32>
+  return %s : tensor<3xi32>
+}
+
+// -----
+
+// Check that a sorted dynamic_slice of a constant (a view of the read-only global when
+// its rows are contiguous) is copied first.
+// CHECK-LABEL: func.func @sort_dynamic_slice_of_constant
+// CHECK: %[[D:.*]] = stablehlo.dynamic_slice
+// CHECK: %[[C:.*]] = stablehlo.add %[[D]], %{{.*}} : tensor<2x2xi32>
+// CHECK: "stablehlo.sort"(%[[C]])
+func.func @sort_dynamic_slice_of_constant(%i: tensor<i32>) -> tensor<2x2xi32> {
+  %k = stablehlo.constant dense<[[3, 1], [2, 5], [7, 0]]> : tensor<3x2xi32>
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %d = stablehlo.dynamic_slice %k, %i, %z, sizes = [2, 2] : (tensor<3x2xi32>, tensor<i32>, tensor<i32>) -> tensor<2x2xi32>
+  %s = "stablehlo.sort"(%d) ({
+  ^bb0(%p: tensor<i32>, %q: tensor<i32>):
+    %c = stablehlo.compare GT, %p, %q : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = false} : (tensor<2x2xi32>) -> tensor<2x2xi32>
+  return %s : tensor<2x2xi32>
+}
+
+// -----
+
+// Check that a sort of a non-identity slice reads it through a barrier and a copy, and
+// that a sort of an identity slice (no copy in IREE) is left alone.
+// CHECK-LABEL: func.func @sort_slice
+// CHECK: %[[S:.*]] = stablehlo.slice %arg0 [0:2, 0:5]
+// CHECK: %[[B:.*]] = stablehlo.optimization_barrier %[[S]] : tensor<2x5xi32>
+// CHECK: %[[C:.*]] = stablehlo.add %[[B]], %{{.*}} : tensor<2x5xi32>
+// CHECK: "stablehlo.sort"(%[[C]])
+// CHECK-NOT: stablehlo.add
+// CHECK: %[[T:.*]] = stablehlo.slice %arg1
+// CHECK-NEXT: "stablehlo.sort"(%[[T]])
+func.func @sort_slice(%x: tensor<2x6xi32>, %y: tensor<2x5xi32>) -> (tensor<2x5xi32>, tensor<2x5xi32>) {
+  %s = stablehlo.slice %x [0:2, 0:5] : (tensor<2x6xi32>) -> tensor<2x5xi32>
+  %r = "stablehlo.sort"(%s) ({
+  ^bb0(%p: tensor<i32>, %q: tensor<i32>):
+    %c = stablehlo.compare GT, %p, %q : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = false} : (tensor<2x5xi32>) -> tensor<2x5xi32>
+  %t = stablehlo.slice %y [0:2, 0:5] : (tensor<2x5xi32>) -> tensor<2x5xi32>
+  %u = "stablehlo.sort"(%t) ({
+  ^bb0(%p: tensor<i32>, %q: tensor<i32>):
+    %c = stablehlo.compare GT, %p, %q : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = false} : (tensor<2x5xi32>) -> tensor<2x5xi32>
+  return %r, %u : tensor<2x5xi32>, tensor<2x5xi32>
+}

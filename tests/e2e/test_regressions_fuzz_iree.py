@@ -1,0 +1,232 @@
+"""Regressions (issue 9, fuzzer): valid programs the pinned IREE failed to compile or
+crashed on, each routed around by a legalization (docs/iree-defects.md).
+
+Each test compares hlo-mlir with numpy and with XLA CPU (strict: no algebraic simplifier).
+"""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from hlo_mlir import (
+    Add,
+    Atan2,
+    Broadcast,
+    Clamp,
+    ConcatInDim,
+    Constant,
+    ConstantR0,
+    Cos,
+    CreateScalarGtComputation,
+    CreateScalarLtComputation,
+    DynamicSlice,
+    Exp,
+    GetTupleElement,
+    Log,
+    Lt,
+    Parameter,
+    PrimitiveType,
+    RandomAlgorithm,
+    Rem,
+    RngBitGenerator,
+    Round,
+    Scatter,
+    ScatterDimensionNumbers,
+    Shape,
+    Sin,
+    Sort,
+    Sqrt,
+    Tan,
+    Tanh,
+    TopK,
+    Tuple,
+    While,
+    XlaBuilder,
+)
+from tests import oracle
+
+
+def _scalar_computation(type_name: str, combine):
+    b = XlaBuilder("combine")
+    x = Parameter(b, 0, Shape.parse(f"{type_name}[]"), "x")
+    y = Parameter(b, 1, Shape.parse(f"{type_name}[]"), "y")
+    return b.build(combine(x, y))
+
+
+def _strict_check(comp, args, expected, rtol=0.0, atol=0.0):
+    ours = oracle.run_iree(comp, *args)
+    oracle.assert_close(ours, expected, rtol, atol, "hlo-mlir vs numpy")
+    oracle.assert_close(oracle.run_xla(comp, *args, strict=True), expected, rtol, atol, "XLA vs numpy")
+
+
+@pytest.mark.parametrize("combiner", ["replace", "add"])
+@pytest.mark.parametrize("index_type", ["u64", "s32"])
+def test_scatter_constant_unsigned_scalar_update(combiner, index_type):
+    """``Scatter(u8[5], idx u64[1], constant u8 4)`` compiles (IREE folded the update to an
+    unsigned ``arith.constant``: "integer return type must be signless")."""
+    b = XlaBuilder("scatter_u8")
+    x = Parameter(b, 0, Shape.parse("u8[5]"), "x")
+    idx = Parameter(b, 1, Shape.parse(f"{index_type}[1]"), "idx")
+    update = Constant(b, np.array(4, dtype=np.uint8))
+    fn = (lambda cur, upd: upd) if combiner == "replace" else Add
+    comp = b.build(Scatter(x, idx, update, _scalar_computation("u8", fn),
+                           ScatterDimensionNumbers([], [0], [0], 0)))
+    x0 = np.array([250, 1, 2, 3, 254], np.uint8)
+    dtype = Shape.parse(f"{index_type}[]").dtype
+    for where in [0, 4, 5, 7]:  # 5 and 7: out of bounds, skipped
+        expected = x0.copy()
+        if where < 5:
+            expected[where] = 4 if combiner == "replace" else (int(x0[where]) + 4) % 256
+        _strict_check(comp, [x0, np.array([where], dtype)], expected)
+
+
+_F64 = np.array([0.5, -1.25, 3.0, 100.0])
+_C128 = np.array([0.5 + 1j, -1.25 - 0.5j, 3.0 + 2j, -4.0 + 0.25j])
+_CONSTANT_TRANSCENDENTALS = [
+    ("tanh", lambda c: Tanh(c), np.tanh, _F64),
+    ("sin", lambda c: Sin(c), np.sin, _F64),
+    ("cos", lambda c: Cos(c), np.cos, _F64),
+    ("tan", lambda c: Tan(c), np.tan, _F64),
+    ("atan2", lambda c: Atan2(c, Tanh(c)), lambda x: np.arctan2(x, np.tanh(x)), _F64),
+    ("rem", lambda c: Rem(c, Tanh(c)), lambda x: np.fmod(x, np.tanh(x)), _F64),
+    ("c128-exp", lambda c: Exp(c), np.exp, _C128),
+    ("c128-log", lambda c: Log(c), np.log, _C128),
+    ("c128-sqrt", lambda c: Sqrt(c), np.sqrt, _C128),
+]
+
+
+@pytest.mark.parametrize("passes", ["O0", "O2"])
+@pytest.mark.parametrize("name,op,reference,values", _CONSTANT_TRANSCENDENTALS,
+                         ids=[t[0] for t in _CONSTANT_TRANSCENDENTALS])
+def test_f64_transcendental_of_constant(name, op, reference, values, passes):
+    """``ConcatInDim([tanh(constant f64[4]), p f64[1]])`` compiles at O0 and O2 (IREE's
+    constant evaluator JIT-linked the libm call without libm: "undefined symbol: tanh")."""
+    b = XlaBuilder(f"constant_{name}")
+    p = Parameter(b, 0, Shape.parse(f"{'c128' if values.dtype.kind == 'c' else 'f64'}[1]"), "p")
+    comp = b.build(ConcatInDim(b, [op(Constant(b, values)), p], 0))
+    p0 = np.array([2.0], values.dtype)
+    expected = np.concatenate([reference(values), p0])
+    ours = oracle.run_iree(comp, p0, passes=passes)
+    oracle.assert_close(ours, expected, 1e-14, 0, "hlo-mlir vs numpy")
+    oracle.assert_close(oracle.run_xla(comp, p0, strict=True), expected, 1e-14, 0, "XLA vs numpy")
+
+
+@pytest.mark.parametrize("algorithm,state_size,output", [
+    ("RNG_THREE_FRY", 2, "u32[0,6]"), ("RNG_THREE_FRY", 2, "f32[3,0]"),
+    ("RNG_PHILOX", 3, "u64[0]"), ("RNG_DEFAULT", 2, "u8[2,0,3]")])
+def test_rng_bit_generator_empty_output(algorithm, state_size, output):
+    """``RngBitGenerator(alg, state, u32[0,6])`` compiles (IREE aborted) and, like XLA,
+    returns the state unchanged (nothing drawn) and an empty array."""
+    b = XlaBuilder("rng_empty")
+    state = Parameter(b, 0, Shape.parse(f"u64[{state_size}]"), "state")
+    rng = RngBitGenerator(getattr(RandomAlgorithm, algorithm), state, Shape.parse(output))
+    comp = b.build(Tuple(b, [GetTupleElement(rng, 0), GetTupleElement(rng, 1)]))
+    s0 = np.array([5, 2**64 - 1, 7][:state_size], np.uint64)
+    expected = (s0, np.zeros(Shape.parse(output).dimensions, Shape.parse(output).dtype))
+    _strict_check(comp, [s0], expected)
+
+
+@pytest.mark.parametrize("passes", ["O0", "O2"])
+@pytest.mark.parametrize("dims,dimension", [([1, 3], 1), ([2, 3], 1), ([3], 0), ([3, 1], 0)])
+def test_stable_sort_of_scalar_broadcast(dims, dimension, passes):
+    """``Sort(Broadcast(s32[] p, [1, 3]), lt, 1, stable)`` compiles (IREE crashed, SIGSEGV),
+    and a stable sort by equal keys carries its values in their order."""
+    b = XlaBuilder("sort_splat")
+    p = Parameter(b, 0, Shape.parse("s32[]"), "p")
+    v = Parameter(b, 1, Shape.parse(f"f32[{','.join(map(str, dims))}]"), "v")
+    keys = Broadcast(p, dims)
+    alone = Sort(keys, CreateScalarLtComputation([PrimitiveType.S32]), dimension, True)
+    both = Sort([keys, v], CreateScalarLtComputation([PrimitiveType.S32, PrimitiveType.F32]),
+                dimension, True)
+    comp = b.build(Tuple(b, [alone, GetTupleElement(both, 0), GetTupleElement(both, 1)]))
+    v0 = np.arange(np.prod(dims), dtype=np.float32).reshape(dims)[..., ::-1].copy()
+    splat = np.full(dims, 3, np.int32)
+    expected = (splat, splat, v0)
+    ours = oracle.run_iree(comp, np.int32(3), v0, passes=passes)
+    oracle.assert_close(ours, expected, 0, 0, "hlo-mlir vs numpy")
+    oracle.assert_close(oracle.run_xla(comp, np.int32(3), v0, strict=True), expected, 0, 0, "XLA vs numpy")
+
+
+def _loop_with_carried(name: str, array: str, step):
+    """``While`` over ``(s32 i, s32 n, array x)`` running ``n`` times, ``x := step(x, n, b)``."""
+    state = Shape.parse(f"(s32[], s32[], {array})")
+    cb = XlaBuilder("cond")
+    cp = Parameter(cb, 0, state, "s")
+    cond = cb.build(Lt(GetTupleElement(cp, 0), GetTupleElement(cp, 1)))
+    bb = XlaBuilder("body")
+    bp = Parameter(bb, 0, state, "s")
+    i, n = GetTupleElement(bp, 0), GetTupleElement(bp, 1)
+    body = bb.build(Tuple(bb, [Add(i, ConstantR0(bb, np.int32(1))), n, step(GetTupleElement(bp, 2), n, bb)]))
+    b = XlaBuilder(name)
+    x = Parameter(b, 0, Shape.parse(array), "x")
+    n = Parameter(b, 1, Shape.parse("s32[]"), "n")
+    return b.build(GetTupleElement(While(cond, body, Tuple(b, [ConstantR0(b, np.int32(0)), n, x])), 2))
+
+
+_BF16 = np.array([1.5, -2.25], ml_dtypes.bfloat16)
+_INVARIANT_YIELDS = {
+    # body value, array, x0, the value after one or more iterations
+    "round-constant-bf16": (lambda x, n, bb: Round(Constant(bb, _BF16)), "bf16[2]",
+                            np.array([7, 8], ml_dtypes.bfloat16), np.array([2, -2])),  # half away from zero
+    "clamp-to-one-bound": (lambda x, n, bb: Clamp(ConstantR0(bb, np.uint32(4)), x,
+                                                  ConstantR0(bb, np.uint32(4))),
+                           "u32[3]", np.array([1, 9, 4], np.uint32), np.full(3, 4, np.uint32)),
+    "broadcast-of-bound": (lambda x, n, bb: Broadcast(n, [3]), "s32[3]", np.array([1, 2, 3], np.int32), None),
+}
+
+
+@pytest.mark.parametrize("passes", ["O0", "O2"])
+@pytest.mark.parametrize("trips", [0, 1, 3])
+@pytest.mark.parametrize("case", sorted(_INVARIANT_YIELDS))
+def test_while_carrying_loop_invariant_value(case, trips, passes):
+    """A while whose body yields a loop-invariant value (``Round(constant bf16[2])``)
+    compiles ("'scf.while' op ... region branch point has 4 operands, but region successor
+    needs 2 inputs") and returns the initial value after no iteration, that value after any."""
+    step, array, x0, after = _INVARIANT_YIELDS[case]
+    comp = _loop_with_carried(case.replace("-", "_"), array, step)
+    if after is None:
+        after = np.full(x0.shape, trips, x0.dtype)
+    expected = x0 if trips == 0 else np.asarray(after).astype(x0.dtype)
+    args = [x0, np.int32(trips)]
+    oracle.assert_close(oracle.run_iree(comp, *args, passes=passes), expected, 0, 0, "hlo-mlir vs numpy")
+    oracle.assert_close(oracle.run_xla(comp, *args, strict=True), expected, 0, 0, "XLA vs numpy")
+
+
+_TABLE = np.array([[8, -4, -1, -4, 1], [2, 7, 2, 7, 6], [4, -6, -7, 2, 4],
+                   [8, -2**31, 5, 5, 6], [4, -3, -2, -6, 4], [-5, -8, -5, 4, 5]], np.int32)
+
+
+@pytest.mark.parametrize("sizes", [[1, 1], [2, 5], [1, 3]])
+def test_top_k_of_dynamic_slice_of_constant(sizes):
+    """``TopK(DynamicSlice(Constant s32[6,5], i, j, sizes), 1)`` compiles ("write affecting
+    operations on global resources": the sort wrote into a view of the constant) and
+    leaves the constant intact for the next call."""
+    b = XlaBuilder("top_k_slice")
+    i = Parameter(b, 0, Shape.parse("u32[]"), "i")
+    j = Parameter(b, 1, Shape.parse("u32[]"), "j")
+    top = TopK(DynamicSlice(Constant(b, _TABLE), [i, j], sizes), 1)
+    comp = b.build(Tuple(b, [GetTupleElement(top, 0), GetTupleElement(top, 1)]))
+    for i0, j0 in [(0, 0), (3, 1), (9, 9)]:
+        r = min(i0, 6 - sizes[0])
+        c = min(j0, 5 - sizes[1])
+        window = _TABLE[r:r + sizes[0], c:c + sizes[1]]
+        order = np.argsort(-window.astype(np.int64), axis=1, kind="stable")[:, :1].astype(np.int32)
+        expected = (np.take_along_axis(window, order, 1), order)
+        _strict_check(comp, [np.uint32(i0), np.uint32(j0)], expected)
+
+
+def test_stable_sort_of_bf16_keys_with_constant_f16_values():
+    """``Sort([k bf16[6,2], Constant f16[6,2]], gt, 0, stable)`` compiles ("write affecting
+    operations on global resources are restricted to workgroup distributed contexts")."""
+    b = XlaBuilder("sort_bf16_f16")
+    k = Parameter(b, 0, Shape.parse("bf16[6,2]"), "k")
+    values = np.arange(12, dtype=np.float16).reshape(6, 2) - 5
+    gt = CreateScalarGtComputation([PrimitiveType.BF16, PrimitiveType.F16])
+    s = Sort([k, Constant(b, values)], gt, 0, True)
+    comp = b.build(Tuple(b, [GetTupleElement(s, 0), GetTupleElement(s, 1)]))
+    k0 = np.array([[1, 2], [3, 2], [1, -1], [3, 0], [-2, 2], [1, 5]], ml_dtypes.bfloat16)
+    order = np.argsort(-k0.astype(np.float32), axis=0, kind="stable")
+    expected = (np.take_along_axis(k0, order, 0), np.take_along_axis(values, order, 0))
+    _strict_check(comp, [k0], expected)
