@@ -65,7 +65,7 @@ from pipelines.matchers import defining_op, element_dtype, static_dims
 from pipelines.pass_base import Pass
 from pipelines.registry import register
 
-__all__ = ["InplaceOperandCopy"]
+__all__ = ["InplaceOperandCopy", "neutral_element"]
 
 
 # Values IREE does not copy before an in-place update: a barrier's result (it aliases the
@@ -130,7 +130,7 @@ def _fused_slice(op, value: ir.Value) -> bool:
             and producer.operands[0].type != value.type)
 
 
-def _neutral(dtype: np.dtype) -> tuple[str, np.ndarray] | None:
+def neutral_element(dtype: np.dtype) -> tuple[str, np.ndarray] | None:
     """The op and scalar that leave every ``dtype`` value's bits as they are."""
     if dtype == np.bool_:
         return "Or", np.array(False)
@@ -153,7 +153,7 @@ def _private_copy(value: ir.Value, fence: bool = False) -> ir.Value | None:
     dtype = element_dtype(value)
     if dtype is None or static_dims(value) is None:
         return None
-    neutral = _neutral(dtype)
+    neutral = neutral_element(dtype)
     if neutral is None:
         return None
     op_name, scalar = neutral

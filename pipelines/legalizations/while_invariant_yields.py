@@ -41,7 +41,7 @@ from iree.compiler import ir
 from dialect_ops.constant import constant
 from dialect_ops.elementwise import binary
 from hlo_mlir import _emit
-from pipelines.legalizations.inplace_operand_copy import _neutral
+from pipelines.legalizations.inplace_operand_copy import neutral_element
 from pipelines.matchers import element_dtype, static_dims
 from pipelines.pass_base import Pass
 from pipelines.registry import register
@@ -149,7 +149,7 @@ class WhileInvariantYields(Pass):
                         continue
                     dtype = element_dtype(value)
                     static = dtype is not None and static_dims(value) is not None
-                    neutral = _neutral(dtype) if dtype is not None and static else None
+                    neutral = neutral_element(dtype) if dtype is not None and static else None
                     if neutral is None:
                         continue
                     op_name, scalar = neutral
