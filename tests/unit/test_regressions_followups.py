@@ -112,3 +112,26 @@ def test_hlo_opt_refuses_unregistered_ops_with_or_without_passes(extra, tmp_path
     assert captured.out == ""
     assert "the input module fails verification" in captured.err
     assert "'foo.bar' is an operation of an unregistered dialect" in captured.err
+
+
+def test_call_graph_of_a_computation_with_a_complex_constant_does_not_abort():
+    """A Map whose computation holds a complex constant aborted the process while the call
+    graph walked the constant's attributes (the bindings abort wrapping a complex elements
+    attribute; fuzzer finding). Run in a child so an abort fails the test, not the run."""
+    import subprocess
+    import sys
+
+    script = (
+        "import numpy as np\n"
+        "from hlo_mlir import *\n"
+        "b = XlaBuilder('m'); sub = XlaBuilder('c')\n"
+        "x = Parameter(sub, 0, Shape.parse('f32[]'), 'x')\n"
+        "c = Constant(sub, np.array(complex(-0.5, -1e-38), dtype=np.complex64))\n"
+        "comp = sub.build(Add(Real(c), x))\n"
+        "p = Parameter(b, 0, Shape.parse('f32[4]'), 'p')\n"
+        "m = b.build(Map(b, [p], comp, [0])).get_hlo_module()\n"
+        "print(m.instruction_count())\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert int(proc.stdout.strip()) > 0
