@@ -166,14 +166,20 @@ class Function:
         out.append(np.asarray(array, dtype=shape.dtype, order="C"))
 
     def __call__(self, *args):
+        module = self._module
+        if module._lost is not None:
+            raise RuntimeCallError(f"{self.name}: {module._lost}")
         flat = self._flatten_args(args)
         try:
             raw = self._vm_function(*flat)
+            # An empty result tuple comes back from the VM as None.
+            values = [] if raw is None else list(raw) if isinstance(raw, (tuple, list)) else [raw]
+            outputs = _unshared([module._to_host(v) for v in values])
         except (RuntimeError, ValueError, TypeError) as e:
+            if _DEVICE_LOST in str(e):
+                module._device_lost()
+                raise RuntimeCallError(f"{self.name}: {module._lost} The IREE runtime said: {e}") from None
             raise RuntimeCallError(f"{self.name}: the IREE runtime failed: {e}") from None
-        # An empty result tuple comes back from the VM as None.
-        values = [] if raw is None else list(raw) if isinstance(raw, (tuple, list)) else [raw]
-        outputs = _unshared([self._module._to_host(v) for v in values])
         if self.signature is None:
             return outputs[0] if len(outputs) == 1 else tuple(outputs)
         results = self.signature.results
@@ -237,6 +243,7 @@ class LoadedModule:
         if allocator is not None and allocator not in ALLOCATORS:
             raise RuntimeCallError(f"load requires an allocator in {list(ALLOCATORS)}; got {allocator!r}.")
         self.driver = driver
+        self._lost: str | None = None  # why the module can no longer run, once its device is lost
         # the deployment manifest, when loaded from a path that has one
         self.manifest: artifacts.Manifest | None = None
         self.functions: dict[str, Function] = {}
@@ -283,6 +290,14 @@ class LoadedModule:
             raise AttributeError(name)
         return self[name]
 
+    def _device_lost(self) -> None:
+        """Marks the module as unusable and forgets its device, so that the next ``load``
+        creates a new one: a lost Vulkan device never runs anything again."""
+        self._lost = (f"the {self.driver} device was lost (VK_ERROR_DEVICE_LOST); this module can no "
+                      "longer run: load the vmfb again, which creates a new device. Mesa's lavapipe "
+                      "older than 23 loses its device under CPU load (docs/iree-defects.md).")
+        _forget_device(self._device)
+
     def _fresh_copy(self, array: "_rt.DeviceArray"):
         """A copy of a device array argument that the call may write into (the pinned
         IREE updates argument buffers in place, iree-org/iree#16168): a device-side clone
@@ -328,14 +343,28 @@ def _vm_instance():
     return _rt.VmInstance()
 
 
-@functools.cache
+# The marker of a lost device in the runtime's errors (VK_ERROR_DEVICE_LOST on Vulkan).
+_DEVICE_LOST = "DEVICE_LOST"
+_DEVICES: dict[tuple[str, str], object] = {}
+
+
 def _device(driver: str, allocator: str):
-    """One device per (driver, allocator) in the process, as IREE's own get_device does."""
-    try:
-        hal_driver = _rt.get_driver(driver)
-    except (RuntimeError, ValueError) as e:
-        raise RuntimeCallError(f"the IREE runtime has no usable {driver!r} driver here: {e}") from None
-    return hal_driver.create_default_device(allocators=[allocator] if allocator != "default" else None)
+    """One device per (driver, allocator) in the process, as IREE's own get_device does,
+    until it is lost (``_forget_device``)."""
+    key = (driver, allocator)
+    if key not in _DEVICES:
+        try:
+            hal_driver = _rt.get_driver(driver)
+        except (RuntimeError, ValueError) as e:
+            raise RuntimeCallError(f"the IREE runtime has no usable {driver!r} driver here: {e}") from None
+        _DEVICES[key] = hal_driver.create_default_device(
+            allocators=[allocator] if allocator != "default" else None)
+    return _DEVICES[key]
+
+
+def _forget_device(device) -> None:
+    for key in [k for k, d in _DEVICES.items() if d is device]:
+        del _DEVICES[key]
 
 
 _HOST_VISIBLE = int(_rt.MemoryType.HOST_VISIBLE)
