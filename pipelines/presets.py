@@ -48,6 +48,7 @@ IREE_LEGALIZE = [
     "rng-bit-generator-empty",
     "rng-bit-generator-unsigned",
     "top-k-expander",
+    "sort-duplicate-operands",
     "sort-network-expander",
     "stable-sort-expander",
     "sort-bf16-as-bits",

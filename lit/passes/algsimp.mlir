@@ -343,3 +343,23 @@ func.func @rank0_dynamic_slice(%x: tensor<f32>, %u: tensor<f32>, %v: tensor<3xf3
   %2 = stablehlo.dynamic_slice %v, %i, sizes = [2] : (tensor<3xf32>, tensor<i32>) -> tensor<2xf32>
   return %0, %1, %2 : tensor<f32>, tensor<f32>, tensor<2xf32>
 }
+
+// -----
+
+// Check that a scatter of zero-element updates is its input, and one with updates is kept.
+// CHECK-LABEL: func.func @empty_scatter
+// CHECK: %[[S:.*]] = "stablehlo.scatter"(%arg0, %arg3, %arg4)
+// CHECK: return %arg0, %[[S]]
+func.func @empty_scatter(%x: tensor<5xi32>, %i: tensor<0x1xi32>, %u: tensor<0xi32>, %j: tensor<1x1xi32>, %v: tensor<1xi32>) -> (tensor<5xi32>, tensor<5xi32>) {
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %s = stablehlo.add %a, %b : tensor<i32>
+    stablehlo.return %s : tensor<i32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5xi32>, tensor<0x1xi32>, tensor<0xi32>) -> tensor<5xi32>
+  %1 = "stablehlo.scatter"(%x, %j, %v) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %s = stablehlo.add %a, %b : tensor<i32>
+    stablehlo.return %s : tensor<i32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5xi32>, tensor<1x1xi32>, tensor<1xi32>) -> tensor<5xi32>
+  return %0, %1 : tensor<5xi32>, tensor<5xi32>
+}

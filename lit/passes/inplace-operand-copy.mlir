@@ -143,3 +143,47 @@ func.func @sort_slice(%x: tensor<2x6xi32>, %y: tensor<2x5xi32>) -> (tensor<2x5xi
   }) {dimension = 1 : i64, is_stable = false} : (tensor<2x5xi32>) -> tensor<2x5xi32>
   return %r, %u : tensor<2x5xi32>, tensor<2x5xi32>
 }
+
+// -----
+
+// Check that a sort of a pad reads it through a barrier and a copy.
+// CHECK-LABEL: func.func @sort_pad
+// CHECK: %[[P:.*]] = stablehlo.pad %arg0, %arg1
+// CHECK: %[[B:.*]] = stablehlo.optimization_barrier %[[P]] : tensor<1x17xui32>
+// CHECK: %[[C:.*]] = stablehlo.add %[[B]], %{{.*}} : tensor<1x17xui32>
+// CHECK: "stablehlo.sort"(%[[C]])
+func.func @sort_pad(%x: tensor<5x8xui32>, %f: tensor<ui32>) -> tensor<1x17xui32> {
+  %p = stablehlo.pad %x, %f, low = [-2, 2], high = [-2, 0], interior = [0, 1]
+      : (tensor<5x8xui32>, tensor<ui32>) -> tensor<1x17xui32>
+  %r = "stablehlo.sort"(%p) ({
+  ^bb0(%a: tensor<ui32>, %b: tensor<ui32>):
+    %c = stablehlo.compare LT, %a, %b : (tensor<ui32>, tensor<ui32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = false} : (tensor<1x17xui32>) -> tensor<1x17xui32>
+  return %r : tensor<1x17xui32>
+}
+
+// -----
+
+// Check that a sort operand a branch of another operand's conditional returns is copied,
+// and the conditional's result is not.
+// CHECK-LABEL: func.func @sort_conditional_and_branch_value
+// CHECK: %[[G:.*]] = stablehlo.negate %arg1
+// CHECK: %[[I:.*]] = "stablehlo.if"
+// CHECK: %[[C:.*]] = stablehlo.add %[[G]], %{{.*}} : tensor<6xi64>
+// CHECK: "stablehlo.sort"(%[[I]], %[[C]])
+func.func @sort_conditional_and_branch_value(%p: tensor<i1>, %x: tensor<6xi64>) -> tensor<6xi64> {
+  %g = stablehlo.negate %x : tensor<6xi64>
+  %i = "stablehlo.if"(%p) ({
+    stablehlo.return %g : tensor<6xi64>
+  }, {
+    %n = stablehlo.negate %g : tensor<6xi64>
+    stablehlo.return %n : tensor<6xi64>
+  }) : (tensor<i1>) -> tensor<6xi64>
+  %r:2 = "stablehlo.sort"(%i, %g) ({
+  ^bb0(%a: tensor<i64>, %b: tensor<i64>, %c: tensor<i64>, %d: tensor<i64>):
+    %l = stablehlo.compare GT, %a, %b : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %l : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = false} : (tensor<6xi64>, tensor<6xi64>) -> (tensor<6xi64>, tensor<6xi64>)
+  return %r#1 : tensor<6xi64>
+}

@@ -33,18 +33,19 @@ resources are restricted to workgroup distributed contexts": ``TopK`` of a const
 and gets the same private copy.
 
 A sort of a slice that is not the identity (``sort(x[:, 0:5])`` of an ``f32[2,6]``,
-``Sort`` of ``TopK`` indices) fails to compile on llvm-cpu with the same message: IREE
-fuses the slice into the sort's dispatch, copying it into a stack buffer whose copy
-back is not distributed. The slice is read through a barrier (its own dispatch) and
-the same copy.
+``Sort`` of ``TopK`` indices) or of a pad fails to compile on llvm-cpu with the same
+message: IREE fuses the slice (pad) into the sort's dispatch, copying it into a stack
+buffer whose copy back is not distributed. The slice is read through a barrier (its
+own dispatch) and the same copy. A conditional's result is copied too: it is the buffer
+of whatever its branch returns (``Sort([If(p, g, ...), g])``).
 
 Barriers before in-place ops come from users (``OptimizationBarrier``) and from our
 passes (``sort-barriers``: private iotas, repeated operands, and its dead-result barrier
 after a sort whose result then feeds a ``dynamic_update_slice``). Conditions: the
 in-place operand is, through ops IREE turns into views of their operand (reshape, an
 identity slice or transpose, a same-type convert), the result of an
-``optimization_barrier``, a ``constant`` or an ``iota``, or a sort operand is a
-non-identity ``slice``; statically shaped, of an XLA
+``optimization_barrier``, a ``constant``, an ``iota`` or an ``if``/``case``, or a sort
+operand is a non-identity ``slice`` or a ``pad``; statically shaped, of an XLA
 element type (not quantized). Other operands are left alone (IREE copies them right):
 programs that sort or update computed values or parameters (the benchmark workloads)
 compile as before. Run it after the passes that make barriers and in-place ops
@@ -61,7 +62,7 @@ from iree.compiler import ir
 from dialect_ops.constant import constant
 from dialect_ops.elementwise import binary
 from hlo_mlir import _emit
-from pipelines.matchers import defining_op, element_dtype, static_dims
+from pipelines.matchers import defining_op, element_dtype, producer, static_dims
 from pipelines.pass_base import Pass
 from pipelines.registry import register
 
@@ -123,11 +124,30 @@ def _needs_copy(value: ir.Value) -> bool:
 
 def _fused_slice(op, value: ir.Value) -> bool:
     """Whether sort ``op`` reads ``value`` straight from a slice that is not the identity
-    (IREE fuses the slice into the sort's dispatch and fails to compile it)."""
+    or from a pad (IREE fuses either into the sort's dispatch and fails to compile it)."""
     producer = defining_op(value)
-    return (op.operation.name == "stablehlo.sort" and producer is not None
-            and producer.operation.name == "stablehlo.slice"
-            and producer.operands[0].type != value.type)
+    if op.operation.name != "stablehlo.sort" or producer is None:
+        return False
+    name = producer.operation.name
+    return name == "stablehlo.pad" or (name == "stablehlo.slice" and producer.operands[0].type != value.type)
+
+
+def _passed_through(op, value: ir.Value) -> bool:
+    """Whether another operand of sort ``op`` is ``value``'s buffer when a branch of the
+    conditional defining another operand returns ``value`` itself (then IREE sorts one
+    buffer as two operands: ``Sort([If(p, g, ...), g])``)."""
+    if op.operation.name != "stablehlo.sort":
+        return False
+    for other in op.operands:
+        conditional = producer(other, "stablehlo.if", "stablehlo.case")
+        if conditional is None or other == value:
+            continue
+        k = list(conditional.results).index(other)
+        for region in conditional.regions:
+            terminator = list(region.blocks[0].operations)[-1]
+            if terminator.operands[k] == value:
+                return True
+    return False
 
 
 def neutral_element(dtype: np.dtype) -> tuple[str, np.ndarray] | None:
@@ -182,7 +202,7 @@ class InplaceOperandCopy(Pass):
                 for k in _inplace_operands(op):
                     value = op.operands[k]
                     sliced = _fused_slice(op, value)
-                    if not (sliced or _needs_copy(value)):
+                    if not (sliced or _needs_copy(value) or _passed_through(op, value)):
                         continue
                     with ir.InsertionPoint(op), op.location:
                         copy = _private_copy(value, fence=sliced)

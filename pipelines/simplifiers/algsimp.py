@@ -293,6 +293,19 @@ def rank0_dynamic_slice(op):
     return [whole] if whole.type == result.type else None
 
 
+@pattern("stablehlo.scatter")
+def empty_scatter(op):
+    """scatter(x..., indices, u...) -> x... when the updates have no elements (XLA's
+    HandleScatter: nothing is combined into the inputs)."""
+    n = len(op.results)
+    updates = list(op.operands)[n + 1:]
+    if not all(isinstance(u.type, ir.RankedTensorType) and u.type.has_static_shape
+               and 0 in u.type.shape for u in updates):
+        return None
+    inputs = list(op.operands)[:n]
+    return inputs if all(x.type == r.type for x, r in zip(inputs, op.results, strict=True)) else None
+
+
 # --- tuples (XLA's TupleSimplifier) ---------------------------------------------------------
 @pattern("stablehlo.get_tuple_element")
 def tuple_element_of_tuple(op):
@@ -326,6 +339,7 @@ PATTERNS = (
     broadcast_of_broadcast,
     concatenate_single,
     rank0_dynamic_slice,
+    empty_scatter,
     tuple_element_of_tuple,
 )
 

@@ -14,8 +14,10 @@ from hlo_mlir import (
     Add,
     Atan2,
     Broadcast,
+    BroadcastInDim,
     Clamp,
     ConcatInDim,
+    Conditional,
     Constant,
     ConstantR0,
     Cos,
@@ -23,9 +25,12 @@ from hlo_mlir import (
     CreateScalarLtComputation,
     DynamicSlice,
     Exp,
+    Gather,
+    GatherDimensionNumbers,
     GetTupleElement,
     Log,
     Lt,
+    Pad,
     Parameter,
     PrimitiveType,
     RandomAlgorithm,
@@ -34,6 +39,7 @@ from hlo_mlir import (
     Round,
     Scatter,
     ScatterDimensionNumbers,
+    Select,
     Shape,
     Sin,
     Sort,
@@ -230,3 +236,115 @@ def test_stable_sort_of_bf16_keys_with_constant_f16_values():
     order = np.argsort(-k0.astype(np.float32), axis=0, kind="stable")
     expected = (np.take_along_axis(k0, order, 0), np.take_along_axis(values, order, 0))
     _strict_check(comp, [k0], expected)
+
+
+def _sorted_by(keys: np.ndarray, axis: int, descending: bool = True) -> np.ndarray:
+    """The stable order of ``keys`` along ``axis`` (numpy, in float64)."""
+    k = keys.astype(np.float64)
+    return np.argsort(-k if descending else k, axis=axis, kind="stable")
+
+
+@pytest.mark.parametrize("passes", ["O0", "O2"])
+def test_sort_of_one_parameter_twice(passes):
+    """``Sort([p bf16[6,6], q f16[6,6], p], gt, 1, stable)`` compiles ("write affecting
+    operations on global resources": one buffer sorted in place twice; fuzzer seed 20261124
+    programs 413 and 968) and gives numpy's stable order."""
+    b = XlaBuilder("sort_twice")
+    p = Parameter(b, 0, Shape.parse("bf16[6,6]"), "p")
+    q = Parameter(b, 1, Shape.parse("f16[6,6]"), "q")
+    gt = CreateScalarGtComputation([PrimitiveType.BF16, PrimitiveType.F16, PrimitiveType.BF16])
+    s = Sort([p, q, p], gt, 1, True)
+    comp = b.build(Tuple(b, [GetTupleElement(s, 0), GetTupleElement(s, 1), GetTupleElement(s, 2)]))
+    rng = np.random.default_rng(413)
+    p0 = rng.integers(-3, 3, (6, 6)).astype(ml_dtypes.bfloat16)  # ties: the order is the stable one
+    q0 = rng.standard_normal((6, 6)).astype(np.float16)
+    order = _sorted_by(p0, 1)
+    sorted_p = np.take_along_axis(p0, order, 1)
+    expected = (sorted_p, np.take_along_axis(q0, order, 1), sorted_p)
+    ours = oracle.run_iree(comp, p0, q0, passes=passes)
+    oracle.assert_close(ours, expected, 0, 0, "hlo-mlir vs numpy")
+    oracle.assert_close(oracle.run_xla(comp, p0, q0, strict=True), expected, 0, 0, "XLA vs numpy")
+
+
+@pytest.mark.parametrize("dimension", [1, 2])
+def test_sort_of_one_constant_three_times(dimension):
+    """``Sort([c, c, c], lt, d, stable)`` of a constant s32[5,1,6] compiles (program 1865
+    sorted along the unit dimension 1). XLA CPU without its algebraic simplifier aborts the
+    process on this program (jaxlib 0.10.2), so numpy alone checks it."""
+    b = XlaBuilder("sort_constant_thrice")
+    table = np.ascontiguousarray((np.arange(30, dtype=np.int32).reshape(5, 1, 6) * 7 % 11)[:, :, ::-1])
+    c = Constant(b, table)
+    lt = CreateScalarLtComputation([PrimitiveType.S32] * 3)
+    s = Sort([c, c, c], lt, dimension, True)
+    comp = b.build(GetTupleElement(s, 2))
+    oracle.assert_close(oracle.run_iree(comp), np.sort(table, axis=dimension), 0, 0, "hlo-mlir vs numpy")
+
+
+def test_sort_of_one_broadcast_twice():
+    """``Sort([broadcast(p f32[]), q bf16[1,2], broadcast(p)])`` compiles (program 2001)."""
+    b = XlaBuilder("sort_broadcast_twice")
+    p = Parameter(b, 0, Shape.parse("f32[]"), "p")
+    q = Parameter(b, 1, Shape.parse("bf16[1,2]"), "q")
+    wide = BroadcastInDim(p, [1, 2], [])
+    gt = CreateScalarGtComputation([PrimitiveType.F32, PrimitiveType.BF16, PrimitiveType.F32])
+    s = Sort([wide, q, wide], gt, 0, True)
+    comp = b.build(Tuple(b, [GetTupleElement(s, 1), GetTupleElement(s, 2)]))
+    q0 = np.array([[1.5, -2]], ml_dtypes.bfloat16)
+    _strict_check(comp, [np.float32(-0.25), q0], (q0, np.full((1, 2), -0.25, np.float32)))
+
+
+@pytest.mark.parametrize("of_constant", [True, False], ids=["constant", "parameter"])
+def test_sort_of_pad(of_constant):
+    """A sort of a pad compiles (IREE fused the pad into the sort's dispatch: "write
+    affecting operations on global resources"; programs 671, 1015 and 1381)."""
+    b = XlaBuilder("sort_pad")
+    x0 = (np.arange(40, dtype=np.uint32) * 7 % 9).reshape(5, 8)
+    x = Constant(b, x0) if of_constant else Parameter(b, 1, Shape.parse("u32[5,8]"), "x")
+    fill = Parameter(b, 0, Shape.parse("u32[]"), "fill")
+    padded = Pad(x, fill, [(-2, -2, 0), (2, 0, 1)])
+    comp = b.build(Sort([padded], CreateScalarLtComputation([PrimitiveType.U32]), 1, False))
+    wide = np.full((1, 17), 4, np.uint32)
+    wide[0, 2::2] = x0[2]
+    args = [np.uint32(4)] + ([] if of_constant else [x0])
+    _strict_check(comp, args, np.sort(wide, axis=1))
+
+
+def test_sort_of_a_conditional_and_its_branch_value():
+    """``Sort([If(p, g, ...), g], gt, 0, stable)`` of a gather result ``g`` that the branches
+    return compiles (program 209: IREE sorted ``g``'s buffer as both operands)."""
+    b = XlaBuilder("sort_conditional")
+    pred = Parameter(b, 0, Shape.parse("pred[]"), "pred")
+    x = Parameter(b, 1, Shape.parse("s64[2,1,3]"), "x")
+    g = Gather(x, Constant(b, np.int32([[2, -1, 2]])),
+               GatherDimensionNumbers(offset_dims=(0, 2), collapsed_slice_dims=(2,), start_index_map=(2,),
+                                      index_vector_dim=0), [2, 1, 1])
+    then_b = XlaBuilder("then")
+    then_c = then_b.build(Parameter(then_b, 0, Shape.parse("s64[2,3,1]"), "x"))
+    else_b = XlaBuilder("else")
+    else_x = Parameter(else_b, 0, Shape.parse("s64[2,3,1]"), "x")
+    other = Constant(else_b, np.arange(6, dtype=np.int64).reshape(2, 3, 1))
+    else_c = else_b.build(Select(Constant(else_b, np.bool_(True)), else_x, other))
+    chosen = Conditional(pred, g, then_c, g, else_c)
+    s = Sort([chosen, g], CreateScalarGtComputation([PrimitiveType.S64, PrimitiveType.S64]), 0, True)
+    comp = b.build(GetTupleElement(s, 1))
+    x0 = np.int64([[[5, -7, 2**62]], [[-1, 9, 3]]])
+    g0 = x0[:, 0, [2, 0, 2]][:, :, None]  # the index -1 is clamped to 0
+    for taken in (True, False):
+        _strict_check(comp, [np.bool_(taken), x0], -np.sort(-g0, axis=0))
+
+
+def test_sort_of_a_constant_and_its_empty_scatter():
+    """``Sort([c, Scatter(c, i, u with no elements), ...], lt, 1, stable)`` compiles: the
+    empty scatter is ``c`` (algsimp, rule empty_scatter), so ``c`` is sorted once (program 1865)."""
+    b = XlaBuilder("sort_empty_scatter")
+    table = np.ascontiguousarray((np.arange(30, dtype=np.int32).reshape(5, 1, 6) * 7 % 11)[:, :, ::-1])
+    c = Constant(b, table)
+    i = Parameter(b, 0, Shape.parse("s64[2,3,2]"), "i")
+    u = Parameter(b, 1, Shape.parse("s32[2,3,0,2]"), "u")
+    scattered = Scatter(c, i, u, _scalar_computation("s32", Add),
+                        ScatterDimensionNumbers(update_window_dims=(0, 2), inserted_window_dims=(1,),
+                                                scatter_dims_to_operand_dims=(1, 0), index_vector_dim=0))
+    s = Sort([c, scattered, scattered], CreateScalarLtComputation([PrimitiveType.S32] * 3), 2, True)
+    comp = b.build(GetTupleElement(s, 2))
+    args = [np.zeros((2, 3, 2), np.int64), np.zeros((2, 3, 0, 2), np.int32)]
+    _strict_check(comp, args, np.sort(table, axis=2))
