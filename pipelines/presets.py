@@ -73,11 +73,18 @@ IREE_LEGALIZE = [
     "pred-arithmetic",
     "complex-constant-parts",
     "c99-pow-atan2-cbrt",
-    "f64-log1p",
     "complex-log",
+    "complex-abs",
+    "complex-sqrt-sign",
+    "f64-log1p",  # after complex-log, whose log|z| reads log1p
     "complex-division",
+    # After the passes above that make complex values from real ones.
+    "complex-source-barriers",
     "unsigned-dot-zero-extension",
     "reverse-signless",
+    "reverse-slice-barrier",
+    # Last: after every pass that emits converts to bf16 (c99-pow-atan2-cbrt).
+    "bf16-scalar-rounding",
 ]
 
 PRESETS: dict[str, Preset] = {

@@ -21,7 +21,9 @@ func.func @pow_f32(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-LABEL: func.func @atan2_f16
 // CHECK: %[[Y:.*]] = stablehlo.convert %arg0 : (tensor<4xf16>) -> tensor<4xf32>
 // CHECK: %[[X:.*]] = stablehlo.convert %arg1 : (tensor<4xf16>) -> tensor<4xf32>
-// CHECK: %[[G:.*]] = stablehlo.atan2 %[[Y]], %[[X]] : tensor<4xf32>
+// CHECK: %[[AY:.*]] = stablehlo.abs %[[Y]] : tensor<4xf32>
+// CHECK-NEXT: %[[A:.*]] = stablehlo.atan2 %[[AY]], %[[X]] : tensor<4xf32>
+// CHECK-NEXT: %[[G:.*]] = stablehlo.multiply %{{.*}}, %[[A]] : tensor<4xf32>
 // CHECK: stablehlo.constant dense<3.14159274> : tensor<f32>
 // CHECK: stablehlo.constant dense<0.785398185> : tensor<f32>
 // CHECK: stablehlo.select %{{.*}}, %{{.*}}, %[[G]] : tensor<4xi1>, tensor<4xf32>

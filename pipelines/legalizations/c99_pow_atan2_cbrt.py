@@ -51,7 +51,9 @@ def c99_pow(x: Expr, y: Expr) -> Expr:
       pow(x, 0) = pow(1, y) = 1 (NaN included);
       |x| = 0: +0 for y > 0, +inf for y < 0;  |x| = inf: +inf for y > 0, +0 for y < 0;
       |x| = 1: 1 in magnitude (pow(-1, +-inf) = 1);
-      signbit(x) and y an odd integer: -pow(|x|, y);  x < 0 and y not an integer: NaN
+      signbit(x) and y an odd integer: -pow(|x|, y);  finite x < 0 and y not an integer: NaN
+      (pow(-inf, y) is +inf for y > 0, +0 for y < 0, as for +inf, when y is not an odd integer);
+      y NaN: NaN (but pow(1, NaN) = 1)
     (an integer y is floor(y) == y, so +-inf count as even integers: pow(-1, inf) = 1;
     odd: y - 2 * floor(y / 2) == 1, exact for every float).
     """
@@ -66,19 +68,23 @@ def c99_pow(x: Expr, y: Expr) -> Expr:
     is_odd = (y - 2.0 * (y * 0.5).unary("Floor")).eq(1.0)
     negative = x.signbit()
     result = where(negative & is_odd, -magnitude, magnitude)
-    result = where(x.lt(0) & ~is_integer, np.nan, result)
+    result = where(x.lt(0) & ax.lt(np.inf) & ~is_integer, np.nan, result)  # pow(-inf, 0.5) = inf
+    result = where(~y.eq(y), np.nan, result)  # the |x| = 0 and inf selects above gave pow(inf, NaN) = 0
     return where(y.eq(0) | x.eq(1), 1.0, result)
 
 
 def c99_atan2(y: Expr, x: Expr) -> Expr:
     """atan2(y, x) -> IREE's atan2 with C99's signed zeros and infinities restored.
 
+    The sign is y's: IREE's atan2 reads |y| (it lost the sign where y / x underflows).
     XLA CPU (C99):
       y = +-0, x not NaN: y for x = +0 or x > 0, copysign(pi, y) for x = -0 or x < 0;
       y = +-inf, x = +-inf: copysign(pi/4, y) for x = +inf, copysign(3pi/4, y) for x = -inf.
     """
-    general = _same_op("stablehlo.atan2", [y, x])
     sign = where(y.signbit(), y.lift(-1.0), 1.0)
+    # atan2 is odd in y; IREE's lost the sign when y / x underflows (atan2(-3, -3.4e38)
+    # gave +pi, XLA -pi), so it only sees |y|
+    general = sign * _same_op("stablehlo.atan2", [y.unary("Abs"), x])
     zero_case = where(x.signbit(), sign * np.pi, y)
     inf_case = sign * where(x.gt(0), x.lift(np.pi / 4), 3 * np.pi / 4)
     ay, ax = y.unary("Abs"), x.unary("Abs")

@@ -66,6 +66,28 @@ def test_a_crash_and_a_hang_are_findings_and_the_run_goes_on(tmp_path):
     assert (tmp_path / "s5-000001-crash" / "repro.py").exists()
 
 
+def test_a_crash_of_xla_is_not_a_finding_and_ours_still_runs(tmp_path):
+    """XLA CPU (the oracle) killed workers with SIGFPE on some programs (seed 20261124): such
+    a program runs again without XLA and is ``xla-crashed``, not a crash of ours; a batch
+    whose programs all end before IREE no longer hangs the worker."""
+    results = _run(5, range(3), tmp_path, jobs=1, timeout=60, batch=3, reduce=False,
+                   self_test={"xla-abort": [0, 2]})
+    assert [(results[i].outcome, results[i].stage) for i in (0, 2)] == [("xla-crashed", "xla")] * 2
+    assert results[1].outcome not in ("crash", "timeout", "xla-crashed")
+    assert not any(p.name.startswith("s5-") for p in tmp_path.iterdir())
+
+
+def test_unique_scatter_indices_are_generated_in_bounded_time():
+    """Programs 352 and 735 of seed 20261124 hung the generator (unique scatter indices
+    from fewer distinct rows than needed): they are generated, or rejected, at once."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.path.insert(0, '.'); from tests.fuzz import generator; "
+            "[generator.generate(20261124, i, 20) for i in (352, 735)]")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
 def _in_child(fn, *args):
     """``fn(*args)`` in a child process: a builder crash fails the test, not pytest."""
     import concurrent.futures
@@ -239,3 +261,17 @@ def test_exceptions_are_classified():
     wrapped = CompileError("pass failed")
     wrapped.__cause__ = KeyError("x")
     assert runner.classify_exception(wrapped) == "traceback"
+
+
+def test_a_while_result_is_as_inexact_as_its_state():
+    """A While's result is its state when the loop runs no iteration, and the body reads the
+    state: both carry the state's flags. Seed 20261124 program 1526 loops over a Dot with inf
+    and 3.4e38 terms; the flag that the value went through a float sum was lost, so XLA's
+    NaN against hlo-mlir's -inf (IREE fuses the multiply-add) was a finding."""
+    program = generator.generate(20261124, 1526)
+    leaf = program.leaves[0]
+    assert (leaf.dtype, leaf.exact, leaf.reassoc) == ("f32", False, True)
+    e = np.array([np.nan, np.nan, 1.0], np.float32)
+    a = np.array([-np.inf, np.inf, 1.0], np.float32)
+    assert compare.compare([e], [a], [leaf]) == []
+    assert compare.compare([e], [a], [generator.Leaf("f32", False, leaf.err, leaf.eps)])

@@ -16,13 +16,18 @@ from hlo_mlir import (
     Broadcast,
     BroadcastInDim,
     Clamp,
+    Complex,
     ConcatInDim,
     Conditional,
     Constant,
     ConstantR0,
+    ConvertElementType,
+    ConvGeneralDilated,
+    ConvolutionDimensionNumbers,
     Cos,
     CreateScalarGtComputation,
     CreateScalarLtComputation,
+    Dot,
     DynamicSlice,
     Exp,
     Gather,
@@ -30,11 +35,13 @@ from hlo_mlir import (
     GetTupleElement,
     Log,
     Lt,
+    Neg,
     Pad,
     Parameter,
     PrimitiveType,
     RandomAlgorithm,
     Rem,
+    Rev,
     RngBitGenerator,
     Round,
     Scatter,
@@ -42,11 +49,13 @@ from hlo_mlir import (
     Select,
     Shape,
     Sin,
+    Slice,
     Sort,
     Sqrt,
     Tan,
     Tanh,
     TopK,
+    Transpose,
     Tuple,
     While,
     XlaBuilder,
@@ -348,3 +357,117 @@ def test_sort_of_a_constant_and_its_empty_scatter():
     comp = b.build(GetTupleElement(s, 2))
     args = [np.zeros((2, 3, 2), np.int64), np.zeros((2, 3, 0, 2), np.int32)]
     _strict_check(comp, args, np.sort(table, axis=2))
+
+
+def _contraction(kind: str, b: XlaBuilder):
+    """A dot or convolution of small integers (exact in every type) and its numpy value."""
+    if kind == "conv-bf16":
+        # Program 1419: lhs [spatial, batch, feature], kernel [out, in, spatial], stride 2,
+        # padding (0, 1): out[0, n, 0] = x[0, n, 0] * w[0, 0, 0] + x[1, n, 0] * w[0, 0, 1].
+        x = Parameter(b, 0, Shape.parse("bf16[2,2,1]"), "x")
+        w = Parameter(b, 1, Shape.parse("bf16[1,1,3]"), "w")
+        dn = ConvolutionDimensionNumbers(input_batch_dimension=1, input_feature_dimension=2,
+                                         input_spatial_dimensions=(0,), kernel_input_feature_dimension=1,
+                                         kernel_output_feature_dimension=0, kernel_spatial_dimensions=(2,),
+                                         output_batch_dimension=1, output_feature_dimension=0,
+                                         output_spatial_dimensions=(2,))
+        value = ConvGeneralDilated(x, w, [2], [(0, 1)], [1], [1], dn, 1, 1)
+        x0 = np.array([[[1.5], [-2]], [[3], [0.5]]], ml_dtypes.bfloat16)
+        w0 = np.array([[[2, 1, 4]]], ml_dtypes.bfloat16)
+        xf, wf = x0.astype(np.float32), w0.astype(np.float32)
+        expected = (xf[0, :, 0] * wf[0, 0, 0] + xf[1, :, 0] * wf[0, 0, 1]).reshape(1, 2, 1)
+        return value, [x0, w0], expected
+    dtype = {"dot-f32": np.float32, "dot-bf16": ml_dtypes.bfloat16}[kind]
+    name = "f32" if kind == "dot-f32" else "bf16"
+    x = Parameter(b, 0, Shape.parse(f"{name}[8,2]"), "x")
+    y = Parameter(b, 1, Shape.parse(f"{name}[2,2]"), "y")
+    value = Dot(x, y, preferred_element_type=PrimitiveType.F32)
+    x0 = (np.arange(16, dtype=np.float32).reshape(8, 2) % 5 - 2).astype(dtype)
+    y0 = np.array([[1.5, -2], [0.5, 3]], dtype)
+    return value, [x0, y0], x0.astype(np.float32) @ y0.astype(np.float32)
+
+
+@pytest.mark.parametrize("kind", ["dot-f32", "dot-bf16", "conv-bf16"])
+@pytest.mark.parametrize("through", ["convert", "exp-transpose-complex"])
+def test_complex_value_of_a_contraction(kind, through):
+    """A complex value made from a dot or convolution result compiles (programs 388, 1419:
+    IREE fused the complex consumer into the data-tiled matmul dispatch: "'vector.transfer_read'
+    op requires valid padding vector elemental type"; fixed by complex-source-barriers)."""
+    b = XlaBuilder("complex_of_contraction")
+    value, args, expected = _contraction(kind, b)
+    if through == "convert":
+        comp = b.build(ConvertElementType(value, PrimitiveType.C64))
+        _strict_check(comp, args, expected.astype(np.complex64))
+        return
+    # Element-wise and layout ops between the contraction and the complex value fuse too.
+    rank = len(expected.shape)
+    moved = Transpose(Exp(ConvertElementType(value, PrimitiveType.F32)), list(range(rank))[::-1])
+    comp = b.build(Complex(moved, moved))
+    e = np.exp(expected).transpose()
+    _strict_check(comp, args, (e + 1j * e).astype(np.complex64), rtol=1e-6)
+
+
+@pytest.mark.parametrize("source", ["constant", "convert"])
+def test_complex_expression_of_constants(source):
+    """A complex value computed from constants only, read by several expressions, compiles
+    (program 479, ``Log(Sqrt(c64 constant))``: IREE's constant evaluator cannot hold the
+    complex global the expressions read: "jit global source initialization order invalid";
+    fixed by complex-source-barriers)."""
+    b = XlaBuilder("complex_of_constants")
+    re0 = np.float32([0.5, 4, -1, 2.25, -9, 1e-3])
+    im0 = np.float32([-2.5, -5, -7.5, 0.5, 0, 3])
+    if source == "constant":
+        c0 = (re0 + 1j * im0).astype(np.complex64)
+        value = Sqrt(Constant(b, c0))
+    else:
+        c0 = -re0.astype(np.complex64)
+        value = Neg(ConvertElementType(Constant(b, re0), PrimitiveType.C64))
+    comp = b.build(Log(value))
+    expected = np.log(np.sqrt(c0) if source == "constant" else c0)
+    _strict_check(comp, [], expected.astype(np.complex64), rtol=2e-6, atol=1e-7)
+
+
+def _xla_pad(x: np.ndarray, fill, config) -> np.ndarray:
+    """XLA's Pad: interior padding, then edge padding (negative edges crop)."""
+    for axis, (low, high, interior) in enumerate(config):
+        n = x.shape[axis]
+        shape = list(x.shape)
+        shape[axis] = max(n + (n - 1) * interior, 0)
+        spread = np.full(shape, fill, x.dtype)
+        index = [slice(None)] * x.ndim
+        index[axis] = slice(None, None, interior + 1)
+        spread[tuple(index)] = x
+        edges = [(0, 0)] * x.ndim
+        edges[axis] = (max(low, 0), max(high, 0))
+        spread = np.pad(spread, edges, constant_values=fill)
+        index[axis] = slice(max(-low, 0), spread.shape[axis] - max(-high, 0))
+        x = spread[tuple(index)]
+    return x
+
+
+@pytest.mark.parametrize("slicer", ["pad", "slice", "dynamic-slice"])
+def test_reverse_of_a_slice_of_unit_minor_dimension(slicer):
+    """A reverse of a rank-3 slice that keeps one element of the minor dimension compiles
+    (program 1601, ``Rev(Pad(x, v, negative padding))``: "LLVM Translation failed for
+    operation: builtin.unrealized_conversion_cast"; fixed by reverse-slice-barrier)."""
+    b = XlaBuilder("reverse_slice")
+    x = Parameter(b, 0, Shape.parse("f32[2,3,2]"), "x")
+    x0 = np.arange(12, dtype=np.float32).reshape(2, 3, 2) - 5
+    if slicer == "pad":
+        config = [(1, 2, 1), (-1, 2, 2), (1, -2, 0)]
+        v = Parameter(b, 1, Shape.parse("f32[]"), "v")
+        comp = b.build(Rev(Pad(x, v, config), [0, 1, 2]))
+        args = [x0, np.float32(0.75)]
+        kept = _xla_pad(x0, np.float32(0.75), config)
+        _strict_check(comp, args, kept[::-1, ::-1, ::-1])
+        return
+    if slicer == "slice":
+        kept_op = Slice(x, [0, 0, 1], [2, 3, 2])
+        args = [x0]
+    else:
+        i = Parameter(b, 1, Shape.parse("s32[]"), "i")
+        zero = ConstantR0(b, np.int32(0))
+        kept_op = DynamicSlice(x, [zero, zero, i], [2, 3, 1])
+        args = [x0, np.int32(1)]
+    comp = b.build(Rev(kept_op, [0]))
+    _strict_check(comp, args, x0[::-1, :, 1:2])

@@ -1061,13 +1061,15 @@ class Generator:
         n = math.prod(batch)
         if unique:
             seen, rows = set(), []
-            while len(rows) < n:
+            for _ in range(10 * n + 50):  # bounded: fewer distinct rows than n may exist
+                if len(rows) == n:
+                    break
                 row = tuple(int(v) for v in self.data.indices((width,), t, bounds))
-                if row not in seen and len(seen) < 10 * n + 50:
+                if row not in seen:
                     seen.add(row)
                     rows.append(row)
-                elif len(seen) >= 10 * n + 50:
-                    raise Rejected("no unique indices")
+            if len(rows) < n:
+                raise Rejected("no unique indices")
             flat = np.array(rows, dtype=np_dtype(t)).reshape(batch + [width])
         else:
             flat = self.data.indices(batch + [width], t, np.tile(bounds, max(n, 1)))
@@ -1210,7 +1212,8 @@ class Generator:
         with self.computation("body") as body:
             p = self.comp_param(body, 0, state)
             i, n = (self.op("GetTupleElement", p, k) for k in range(2))
-            self.op("GetTupleElement", p, 2, exact=x.exact, bits=x.bits, err=x.err)  # the chain's input
+            self.op("GetTupleElement", p, 2, exact=x.exact, bits=x.bits, err=x.err, eps=x.eps,
+                    reassoc=x.reassoc)  # the chain's input
             out = self.chain(x.dims, x.dtype, int(self.rng.integers(1, 4)))
             one = self.scalar("s32", 1)
             root = f"Tuple({body}_b, [Add({i.name}, {one.name}), {n.name}, {out.name}])"
@@ -1222,8 +1225,9 @@ class Generator:
         start = self.scalar("s32", 0)
         init = self.call("Tuple", self.b, [start, trips, x])
         w = self.call("While", cond, body, Ref(init))
-        self.op("GetTupleElement", Ref(w), 2, exact=out.exact, bits=out.bits, err=out.err * 4, eps=out.eps,
-                reassoc=out.reassoc)
+        # x itself when the loop runs no iteration: the result is as inexact as either
+        self.op("GetTupleElement", Ref(w), 2, exact=out.exact and x.exact, bits=out.bits and x.bits,
+                err=max(out.err * 4, x.err), eps=max(out.eps, x.eps), reassoc=out.reassoc or x.reassoc)
 
     def _branch(self, label: str, operand: Val, dims, dtype) -> tuple[Ref, Val]:
         with self.computation(label) as comp:

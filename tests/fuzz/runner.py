@@ -43,7 +43,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 
 FINDINGS = ("mismatch", "traceback", "error", "crash", "timeout", "unsafe", "fuzzer-error")
-OUTCOMES = ("ok",) + FINDINGS + ("xla-rejected", "xla-inconsistent", "known")
+OUTCOMES = ("ok",) + FINDINGS + ("xla-rejected", "xla-crashed", "xla-inconsistent", "known")
 
 # XLA passes off for the reference, besides strict mode's algsimp: the constant folder's
 # evaluator differs from XLA's compiled code (clz of a negative constant is -32, add of PRED
@@ -169,6 +169,7 @@ class _Worker:
         from tests.fuzz import compare, generator, known
 
         self.oracle, self.compare, self.generator, self.known = oracle, compare, generator, known
+        self.xla_crashed: set[int] = set()  # programs whose XLA run killed a worker: not run again
 
     prefix = ""  # "reduce:" while shrinking a finding
 
@@ -201,7 +202,12 @@ class _Worker:
                        "traceback" if _LIBRARY.search(f.trace) else "fuzzer-error")
             r = Result(index, outcome, "build", f"{f}\n  while running: {f.line}\n{f.trace}", ops)
             return program, None, None, r
+        if index in self.xla_crashed:  # the oracle killed an earlier worker: no reference
+            return program, None, None, self.unchecked(program, Result(
+                index, "xla-crashed", "xla", "XLA CPU (the oracle) crashed on this program", ops))
         self.stage(index, "xla")
+        if index in self.config.self_test.get("xla-abort", ()):
+            os.abort()
         try:
             expected = self.oracle.run_xla(program.computation, *program.args, strict=True,
                                            disable=XLA_DISABLED)
@@ -292,6 +298,8 @@ class _Worker:
                 self.finish(program, expected, result)
             else:
                 entries.append((program, expected, module, result))
+        if not entries:  # every program ended before IREE (compile_groups needs one)
+            return
         if len(entries) == 1:
             program, expected, _, result = entries[0]
             self.finish(program, expected, self.alone(program, expected, result))
@@ -475,6 +483,7 @@ def _worker_main(conn, config: dict, log_path: str) -> None:
         if msg[0] == "stop":
             return
         if msg[0] == "run":
+            worker.xla_crashed = set(msg[2]) if len(msg) > 2 else set()
             worker.run(msg[1])
         elif msg[0] == "describe":
             _, index, result = msg
@@ -655,6 +664,7 @@ class Fuzzer:
         self.config, self.jobs = config, max(1, jobs)
         self.progress = progress
         self.results: dict[int, Result] = {}
+        self.xla_crashed: set[int] = set()  # programs whose XLA run killed a worker
         self.ctx = multiprocessing.get_context("spawn")
         self.logdir = Path(tempfile.mkdtemp(prefix="hlo-mlir-fuzz-"))
         self.started = time.monotonic()
@@ -684,7 +694,7 @@ class Fuzzer:
                         slot.send(("describe", r.index, dataclasses.asdict(r)))
                     elif retry:
                         slot.task, slot.kind = retry.pop(0), "run"
-                        slot.send(("run", list(slot.task)))
+                        slot.send(("run", list(slot.task), sorted(self.xla_crashed & set(slot.task))))
                     elif queue and not out_of_time:
                         slot.task, slot.kind = queue.pop(0), "run"
                         slot.send(("run", list(slot.task)))
@@ -783,6 +793,10 @@ class Fuzzer:
             return
         index = task[0]
         stage = slot.stage[1] if slot.stage[0] in (index, None) else ""
+        if stage == "xla" and outcome == "crash" and index not in self.xla_crashed:
+            self.xla_crashed.add(index)  # the oracle's crash, not ours: our side still runs
+            retry.insert(0, [index])
+            return
         what = "was killed after" if outcome == "timeout" else "died in"
         detail = (f" ({self.config.timeout:.0f} s)" if outcome == "timeout"
                   else f" (exit code {slot.proc.exitcode})")
@@ -805,5 +819,6 @@ def summary_line(counts: Counter, total: int) -> str:
              f"tracebacks: {counts['traceback']}", f"crashes: {counts['crash']}",
              f"timeouts: {counts['timeout']}", f"errors: {counts['error']}", f"unsafe: {counts['unsafe']}",
              f"fuzzer-errors: {counts['fuzzer-error']}", f"known: {counts['known']}",
-             f"xla-rejected: {counts['xla-rejected']}", f"xla-inconsistent: {counts['xla-inconsistent']}"]
+             f"xla-rejected: {counts['xla-rejected']}", f"xla-crashed: {counts['xla-crashed']}",
+             f"xla-inconsistent: {counts['xla-inconsistent']}"]
     return ", ".join(parts)
