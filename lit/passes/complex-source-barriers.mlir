@@ -76,3 +76,19 @@ func.func @left_alone(%a: tensor<4xf32>, %b: tensor<4x4xf32>, %c: tensor<4xcompl
   %4 = stablehlo.add %a, %r : tensor<4xf32>
   return %1, %2, %3, %4 : tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>, tensor<4xf32>
 }
+
+// -----
+
+// Check that a complex-making op in a map body (a scalar computation) is left alone: IREE
+// cannot bufferize a barrier there.
+// CHECK-LABEL: func.func @map_body
+// CHECK-NOT: stablehlo.optimization_barrier
+func.func @map_body(%p: tensor<5xi1>) -> tensor<5xcomplex<f32>> {
+  %0 = "stablehlo.map"(%p) <{dimensions = array<i64: 0>}> ({
+  ^bb0(%a: tensor<i1>):
+    %c = stablehlo.constant dense<7> : tensor<i32>
+    %z = stablehlo.convert %c : (tensor<i32>) -> tensor<complex<f32>>
+    stablehlo.return %z : tensor<complex<f32>>
+  }) : (tensor<5xi1>) -> tensor<5xcomplex<f32>>
+  return %0 : tensor<5xcomplex<f32>>
+}

@@ -31,10 +31,12 @@ a dispatch or a hoisted constant:
    runs with the program. A complex ``iota`` (no operand to fence) is fenced itself.
 
 A barrier changes no value (XLA semantics are kept exactly). Conditions: region-free ops
-with a complex tensor result; an operand is fenced when it is a real array of static
-shape that (1) a ``dot_general``/``convolution`` computes through region-free ops, not
-through a barrier, or (2) no block argument reaches; values already behind a barrier are
-left alone, so the pass is idempotent. Run it after the passes that create complex ops from real ones
+with a complex tensor result, in the function or a while/if/case region (not in the
+scalar body of a map, reduce, sort or scatter, where IREE cannot bufferize a barrier);
+an operand is fenced when it is a real array of static shape that (1) a
+``dot_general``/``convolution`` computes through region-free ops, not through a barrier,
+or (2) no block argument reaches; values already behind a barrier are left alone, so the
+pass is idempotent. Run it after the passes that create complex ops from real ones
 (``complex-constant-parts``, ``complex-bitcast-expander``, ``fft-expander``).
 """
 
@@ -106,6 +108,23 @@ def _any_op(_op) -> bool:
     return True
 
 
+# Regions whose ops run as the program's own (a barrier there is a dispatch boundary); the
+# bodies of map, reduce, sort, scatter... are scalar computations, where IREE cannot
+# bufferize a barrier ("op was not bufferized": a map returning convert(barrier(c)) to
+# c64; fuzzer seed 20261125 program 1700).
+_PROGRAM_REGIONS = frozenset({"func.func", "stablehlo.while", "stablehlo.if", "stablehlo.case"})
+
+
+def _in_program_body(op) -> bool:
+    """Whether every op enclosing ``op`` up to its function is control flow."""
+    parent = op.operation.parent
+    while parent is not None and parent.name != "func.func":
+        if parent.name not in _PROGRAM_REGIONS:
+            return False
+        parent = parent.parent
+    return True
+
+
 @register
 class ComplexSourceBarriers(Pass):
     """Fences real operands of complex-making ops that IREE would fuse with a matmul or fold as constants."""
@@ -118,7 +137,7 @@ class ComplexSourceBarriers(Pass):
 
         def visit(op):
             if (not len(op.regions) and op.name not in (_BARRIER, "stablehlo.constant")
-                    and any(_is_complex(r) for r in op.results)):
+                    and any(_is_complex(r) for r in op.results) and _in_program_body(op)):
                 sources.append(op)
             return ir.WalkResult.ADVANCE
 

@@ -33,8 +33,10 @@ from hlo_mlir import (
     Gather,
     GatherDimensionNumbers,
     GetTupleElement,
+    Gt,
     Log,
     Lt,
+    Map,
     Neg,
     Pad,
     Parameter,
@@ -471,3 +473,37 @@ def test_reverse_of_a_slice_of_unit_minor_dimension(slicer):
         args = [x0, np.int32(1)]
     comp = b.build(Rev(kept_op, [0]))
     _strict_check(comp, args, x0[::-1, :, 1:2])
+
+
+@pytest.mark.parametrize("passes", ["O0", "O2"])
+def test_map_to_a_complex_constant(passes):
+    """A map whose body converts a constant to c64 compiles: complex-source-barriers put a
+    barrier inside the map body, which IREE cannot bufferize ("op was not bufferized";
+    fuzzer seed 20261125 programs 353, 854, 1700)."""
+    b = XlaBuilder("map_complex_constant")
+    x = Parameter(b, 0, Shape.parse("s32[5,1]"), "x")
+    body = XlaBuilder("body")
+    Parameter(body, 0, Shape.parse("pred[]"), "p")
+    to_complex = body.build(ConvertElementType(Constant(body, np.int32(-1588345348)), PrimitiveType.C64))
+    comp = b.build(Transpose(Map(b, [Gt(x, x)], to_complex, [0, 1]), [1, 0]))
+    expected = np.full((1, 5), np.complex64(-1588345348), np.complex64)
+    ours = oracle.run_iree(comp, np.arange(5, dtype=np.int32).reshape(5, 1), passes=passes)
+    oracle.assert_close(ours, expected, 0, 0, "hlo-mlir vs numpy")
+    oracle.assert_close(oracle.run_xla(comp, np.arange(5, dtype=np.int32).reshape(5, 1), strict=True),
+                        expected, 0, 0, "XLA vs numpy")
+
+
+def test_sort_of_a_dynamic_slice_of_a_parameter():
+    """``Sort(DynamicSlice(DynamicSlice(p, [i, j], [2, 1]), [k, k], [1, 1]))`` compiles: the
+    sort wrote into a view of the parameter ("write affecting operations on global
+    resources"; program 1840)."""
+    b = XlaBuilder("sort_dynamic_slice")
+    p = Parameter(b, 0, Shape.parse("f32[5,4]"), "p")
+    i, j, k = (Parameter(b, n, Shape.parse("s8[]"), name) for n, name in ((1, "i"), (2, "j"), (3, "k")))
+    window = DynamicSlice(DynamicSlice(p, [i, j], [2, 1]), [k, k], [1, 1])
+    comp = b.build(Sort(window, CreateScalarLtComputation([PrimitiveType.F32]), 0, False))
+    p0 = np.arange(20, dtype=np.float32).reshape(5, 4) * 1.5
+    for i0, j0, k0 in [(0, 0, 0), (3, 2, 1), (9, 9, 9)]:
+        r, c = min(i0, 3), min(j0, 3)
+        expected = p0[r:r + 2, c:c + 1][min(k0, 1):min(k0, 1) + 1, 0:1]
+        _strict_check(comp, [p0, np.int8(i0), np.int8(j0), np.int8(k0)], expected)
