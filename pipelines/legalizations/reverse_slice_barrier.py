@@ -26,15 +26,10 @@ reverses (and one whose operand is already a barrier's) are left alone.
 
 from __future__ import annotations
 
-from typing import Sequence
-
 from iree.compiler import ir
 
-from dialect_ops.shape_ops import rev
-from dialect_ops.side_effects import optimization_barrier
-from hlo_mlir.ir_access import int_array
 from pipelines.matchers import producer, static_dims, xla_arrays
-from pipelines.pass_base import ExpanderPass
+from pipelines.operand_fences import OperandFencePass
 from pipelines.registry import register
 
 __all__ = ["ReverseSliceBarrier"]
@@ -43,23 +38,22 @@ _SLICES = ("stablehlo.slice", "stablehlo.dynamic_slice", "stablehlo.pad")
 
 
 @register
-class ReverseSliceBarrier(ExpanderPass):
+class ReverseSliceBarrier(OperandFencePass):
     """Reverses a slice of unit minor dimension through a barrier (IREE fails to compile the fused pair)."""
 
     name = "reverse-slice-barrier"
     legalizes_for_iree = True
 
-    def matches(self, op) -> bool:
-        if op.operation.name != "stablehlo.reverse" or not xla_arrays(op.operands):
+    op_names = ("stablehlo.reverse",)
+    rule_name = "fence-slice"
+
+    def fences(self, op, index: int, value: ir.Value) -> bool:
+        """reverse(slice(x), dims) -> reverse(optimization_barrier(slice(x)), dims)."""
+        if not xla_arrays([value]):
             return False
-        slice_op = producer(op.operands[0], *_SLICES)
+        slice_op = producer(value, *_SLICES)
         if slice_op is None:
             return False
-        dims, sliced = static_dims(op.operands[0]), static_dims(slice_op.operands[0])
+        dims, sliced = static_dims(value), static_dims(slice_op.operands[0])
         return (dims is not None and sliced is not None and len(dims) >= 3 and dims[-1] == 1
                 and sliced[-1] != 1)
-
-    def expand(self, op) -> Sequence[ir.Value]:
-        """reverse(slice(x), dims) -> reverse(optimization_barrier(slice(x)), dims)."""
-        (fenced,) = optimization_barrier([op.operands[0]])
-        return [rev(fenced, int_array(op, "dimensions"))]
