@@ -61,7 +61,7 @@ from iree.compiler import ir
 
 from dialect_ops.constant import constant
 from dialect_ops.elementwise import binary
-from hlo_mlir import _emit
+from dialect_ops.side_effects import optimization_barrier
 from pipelines.matchers import defining_op, element_dtype, producer, static_dims
 from pipelines.pass_base import Pass
 from pipelines.registry import register
@@ -166,10 +166,6 @@ def neutral_element(dtype: np.dtype) -> tuple[str, np.ndarray] | None:
     return None
 
 
-def _barrier(value: ir.Value) -> ir.Value:
-    return _emit.create("stablehlo.optimization_barrier", [value], [value.type]).result
-
-
 def _private_copy(value: ir.Value, fence: bool = False) -> ir.Value | None:
     """``value`` (through a barrier of its own with ``fence``) through an element-wise
     identity IREE cannot fold: a buffer of its own."""
@@ -180,7 +176,8 @@ def _private_copy(value: ir.Value, fence: bool = False) -> ir.Value | None:
     if neutral is None:
         return None
     op_name, scalar = neutral
-    return binary(op_name, _barrier(value) if fence else value, _barrier(constant(scalar)))
+    return binary(op_name, optimization_barrier([value])[0] if fence else value,
+                  optimization_barrier([constant(scalar)])[0])
 
 
 @register
