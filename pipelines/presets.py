@@ -35,6 +35,7 @@ class Preset:
 
 IREE_LEGALIZE = [
     "type-extensions-to-bounds",
+    "map-invariant-body",
     "custom-call-expander",
     "token-elimination",
     "set-dimension-size-clamp",
@@ -47,6 +48,7 @@ IREE_LEGALIZE = [
     "rng-expander",
     "rng-bit-generator-empty",
     "rng-bit-generator-unsigned",
+    "dot-empty-contraction",
     "top-k-expander",
     "sort-duplicate-operands",
     "sort-network-expander",
@@ -56,6 +58,8 @@ IREE_LEGALIZE = [
     "sort-splat-operands",
     "select-and-scatter-expander",
     "single-window-stride",
+    "reduce-window-padding",
+    "unit-window-barrier",
     "gather-clamp",
     "gather-index-select",
     "scatter-unsigned-scalar-updates",
@@ -65,6 +69,7 @@ IREE_LEGALIZE = [
     "complex-bitcast-expander",
     "iree-unsupported-ops",
     "materialize-shared-transcendentals",
+    "contraction-pred-barrier",
     "inplace-operand-copy",
     "while-invariant-yields",
     "result-barrier",
@@ -74,15 +79,20 @@ IREE_LEGALIZE = [
     "complex-constant-parts",
     "c99-pow-atan2-cbrt",
     "complex-log",
+    "complex-pow",  # reads c99-pow-atan2-cbrt's C99 pow and atan2, emits them expanded
+    "complex-exp",
     "complex-abs",
     "complex-sqrt-sign",
     "f64-log1p",  # after complex-log, whose log|z| reads log1p
     "complex-division",
+    "trig-range-reduction",  # after the complex expansions, whose real sin/cos it reduces
     # After the passes above that make complex values from real ones.
     "complex-source-barriers",
     "unsigned-dot-zero-extension",
     "reverse-signless",
     "reverse-slice-barrier",
+    # After map-invariant-body, whose broadcasts of constants it fences.
+    "constant-reduction-barrier",
     # Last: after every pass that emits converts to bf16 (c99-pow-atan2-cbrt).
     "bf16-scalar-rounding",
 ]

@@ -17,12 +17,21 @@ func.func @pow_f32(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// Check that f16 atan2 is computed in f32 with signed zeros and infinities restored, then rounded back.
+// Check that f16 atan2 is computed in f32 (Cephes' atanf of min(|x|, |y|) / max(|x|, |y|), not
+// IREE's atan2) with signed zeros and infinities restored, then rounded back.
 // CHECK-LABEL: func.func @atan2_f16
 // CHECK: %[[Y:.*]] = stablehlo.convert %arg0 : (tensor<4xf16>) -> tensor<4xf32>
 // CHECK: %[[X:.*]] = stablehlo.convert %arg1 : (tensor<4xf16>) -> tensor<4xf32>
+// CHECK-NOT: stablehlo.atan2
 // CHECK: %[[AY:.*]] = stablehlo.abs %[[Y]] : tensor<4xf32>
-// CHECK-NEXT: %[[A:.*]] = stablehlo.atan2 %[[AY]], %[[X]] : tensor<4xf32>
+// CHECK: %[[AX:.*]] = stablehlo.abs %[[X]] : tensor<4xf32>
+// CHECK: %[[MX:.*]] = stablehlo.maximum %[[AX]], %[[AY]]
+// CHECK: %[[MN:.*]] = stablehlo.minimum %[[AX]], %[[AY]]
+// CHECK: stablehlo.divide %[[MN]], %[[MX]]
+// CHECK: stablehlo.constant dense<0.0805374458> : tensor<f32>
+// CHECK: stablehlo.constant dense<-4.37113883E-8> : tensor<f32>
+// CHECK: stablehlo.constant dense<-8.74227765E-8> : tensor<f32>
+// CHECK: %[[A:.*]] = stablehlo.select
 // CHECK-NEXT: %[[G:.*]] = stablehlo.multiply %{{.*}}, %[[A]] : tensor<4xf32>
 // CHECK: stablehlo.constant dense<3.14159274> : tensor<f32>
 // CHECK: stablehlo.constant dense<0.785398185> : tensor<f32>

@@ -187,3 +187,139 @@ func.func @sort_conditional_and_branch_value(%p: tensor<i1>, %x: tensor<6xi64>) 
   }) {dimension = 0 : i64, is_stable = false} : (tensor<6xi64>, tensor<6xi64>) -> (tensor<6xi64>, tensor<6xi64>)
   return %r#1 : tensor<6xi64>
 }
+
+// -----
+
+// Check that a sort of a slice seen through a reduce over no dimensions (IREE folds the
+// reduce and fuses the slice) sorts a fenced private copy, and that a sort of an
+// element-wise result (a buffer of its own) is left alone.
+// CHECK-LABEL: func.func @sort_identity_reduce_of_slice
+// CHECK: %[[R:.*]] = stablehlo.reduce
+// CHECK: %[[B:.*]] = stablehlo.optimization_barrier %[[R]] : tensor<2x4xi32>
+// CHECK: %[[C:.*]] = stablehlo.add %[[B]], %{{.*}} : tensor<2x4xi32>
+// CHECK: "stablehlo.sort"(%[[C]])
+// CHECK: %[[N:.*]] = stablehlo.negate %arg1
+// CHECK-NEXT: "stablehlo.sort"(%[[N]])
+func.func @sort_identity_reduce_of_slice(%x: tensor<2x6xi32>, %y: tensor<2x4xi32>) -> (tensor<2x4xi32>, tensor<2x4xi32>) {
+  %s = stablehlo.slice %x [0:2, 0:4] : (tensor<2x6xi32>) -> tensor<2x4xi32>
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %r = stablehlo.reduce(%s init: %z) applies stablehlo.add across dimensions = [] : (tensor<2x4xi32>, tensor<i32>) -> tensor<2x4xi32>
+  %t = "stablehlo.sort"(%r) ({
+  ^bb0(%p: tensor<i32>, %q: tensor<i32>):
+    %c = stablehlo.compare GT, %p, %q : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = false} : (tensor<2x4xi32>) -> tensor<2x4xi32>
+  %n = stablehlo.negate %y : tensor<2x4xi32>
+  %u = "stablehlo.sort"(%n) ({
+  ^bb0(%p: tensor<i32>, %q: tensor<i32>):
+    %c = stablehlo.compare GT, %p, %q : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = false} : (tensor<2x4xi32>) -> tensor<2x4xi32>
+  return %t, %u : tensor<2x4xi32>, tensor<2x4xi32>
+}
+
+// -----
+
+// Check that a sort of a map returning its argument of a constant (an expression of
+// constants, a read-only global in IREE) sorts a private copy.
+// CHECK-LABEL: func.func @sort_identity_map_of_constant
+// CHECK: %[[M:.*]] = "stablehlo.map"
+// CHECK: %[[C:.*]] = stablehlo.add %[[M]], %{{.*}} : tensor<4xf16>
+// CHECK: "stablehlo.sort"(%[[C]])
+func.func @sort_identity_map_of_constant() -> tensor<4xf16> {
+  %k = stablehlo.constant dense<[3.0, 1.0, 2.0, 0.5]> : tensor<4xf16>
+  %m = "stablehlo.map"(%k, %k) ({
+  ^bb0(%a: tensor<f16>, %b: tensor<f16>):
+    stablehlo.return %b : tensor<f16>
+  }) {dimensions = array<i64: 0>} : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+  %s = "stablehlo.sort"(%m) ({
+  ^bb0(%p: tensor<f16>, %q: tensor<f16>):
+    %c = stablehlo.compare GT, %p, %q : (tensor<f16>, tensor<f16>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = false} : (tensor<4xf16>) -> tensor<4xf16>
+  return %s : tensor<4xf16>
+}
+
+// -----
+
+// Check that a sort whose result is padded gets its results through one barrier, the
+// pad and a second sort reading the barrier (the second sort a private copy of it, as
+// every barrier result), and the second sort, only returned, gets no barrier.
+// CHECK-LABEL: func.func @sort_result_fence
+// CHECK: %[[S:.*]] = "stablehlo.sort"(%arg0)
+// CHECK: %[[F:.*]] = stablehlo.optimization_barrier %[[S]] : tensor<4xf32>
+// CHECK: stablehlo.pad %[[F]]
+// CHECK: %[[C:.*]] = stablehlo.add %[[F]], %{{.*}} : tensor<4xf32>
+// CHECK: %[[T:.*]] = "stablehlo.sort"(%[[C]])
+// CHECK-NOT: stablehlo.optimization_barrier %[[T]]
+// CHECK: return
+func.func @sort_result_fence(%x: tensor<4xf32>, %v: tensor<f32>) -> (tensor<7xf32>, tensor<4xf32>) {
+  %s = "stablehlo.sort"(%x) ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %c = stablehlo.compare GT, %p, %q : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = false} : (tensor<4xf32>) -> tensor<4xf32>
+  %p = stablehlo.pad %s, %v, low = [0], high = [0], interior = [1] : (tensor<4xf32>, tensor<f32>) -> tensor<7xf32>
+  %t = "stablehlo.sort"(%s) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = false} : (tensor<4xf32>) -> tensor<4xf32>
+  return %p, %t : tensor<7xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Check that a scatter into a pad by a run-time value updates a fenced private copy, and
+// that a scatter into a pad by a constant (scatter-bounds' pad) is left alone.
+// CHECK-LABEL: func.func @scatter_into_padded_splat
+// CHECK: %[[P:.*]] = stablehlo.pad %arg0, %arg1
+// CHECK: %[[B:.*]] = stablehlo.optimization_barrier %[[P]] : tensor<5xf32>
+// CHECK: %[[C:.*]] = stablehlo.add %[[B]], %{{.*}} : tensor<5xf32>
+// CHECK: "stablehlo.scatter"(%[[C]],
+// CHECK: %[[Q:.*]] = stablehlo.pad %arg0, %cst
+// CHECK-NEXT: "stablehlo.scatter"(%[[Q]],
+func.func @scatter_into_padded_splat(%x: tensor<4xf32>, %v: tensor<f32>, %i: tensor<1x1xi32>, %u: tensor<1xf32>) -> (tensor<5xf32>, tensor<5xf32>) {
+  %p = stablehlo.pad %x, %v, low = [0], high = [1], interior = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<5xf32>
+  %s = "stablehlo.scatter"(%p, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5xf32>, tensor<1x1xi32>, tensor<1xf32>) -> tensor<5xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %q = stablehlo.pad %x, %z, low = [0], high = [1], interior = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<5xf32>
+  %t = "stablehlo.scatter"(%q, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5xf32>, tensor<1x1xi32>, tensor<1xf32>) -> tensor<5xf32>
+  return %s, %t : tensor<5xf32>, tensor<5xf32>
+}
+
+// -----
+
+// Check that a sort of a slice seen through a transpose moving only a unit dimension (a
+// reshape to IREE) reads a copy, and that a sort of a transpose of a slice is left alone.
+// CHECK-LABEL: func.func @sort_unit_transpose_of_slice
+// CHECK: %[[T:.*]] = stablehlo.transpose
+// CHECK: %[[B:.*]] = stablehlo.optimization_barrier %[[T]] : tensor<1x3x2xf32>
+// CHECK: %[[C:.*]] = stablehlo.add %[[B]], %{{.*}} : tensor<1x3x2xf32>
+// CHECK: "stablehlo.sort"(%[[C]])
+// CHECK-NOT: stablehlo.add
+// CHECK: %[[U:.*]] = stablehlo.transpose
+// CHECK-NEXT: "stablehlo.sort"(%[[U]])
+func.func @sort_unit_transpose_of_slice(%x: tensor<3x2x4xf32>, %y: tensor<3x4xf32>) -> (tensor<1x3x2xf32>, tensor<2x3xf32>) {
+  %s = stablehlo.slice %x [0:3, 0:2, 0:1] : (tensor<3x2x4xf32>) -> tensor<3x2x1xf32>
+  %t = stablehlo.transpose %s, dims = [2, 0, 1] : (tensor<3x2x1xf32>) -> tensor<1x3x2xf32>
+  %r = "stablehlo.sort"(%t) ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %c = stablehlo.compare LT, %p, %q : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = true} : (tensor<1x3x2xf32>) -> tensor<1x3x2xf32>
+  %v = stablehlo.slice %y [0:3, 0:2] : (tensor<3x4xf32>) -> tensor<3x2xf32>
+  %u = stablehlo.transpose %v, dims = [1, 0] : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  %w = "stablehlo.sort"(%u) ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %c = stablehlo.compare LT, %p, %q : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = true} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %r, %w : tensor<1x3x2xf32>, tensor<2x3xf32>
+}

@@ -1,7 +1,8 @@
 """c99-pow-atan2-cbrt: float pow, atan2 and cbrt with C99's special values, as XLA CPU.
 
 The pinned IREE computes ``pow(x, y)`` as ``exp(y * log(x))`` (NaN for every negative
-base), returns NaN for ``atan2(+-0, +-0)`` and ``atan2(+-inf, +-inf)``, cannot lower f64
+base), returns NaN for ``atan2(+-0, +-0)`` and ``atan2(+-inf, +-inf)`` (and its f32
+atan2 is up to 40 ulp off: f32 atan2 is computed here, within 3 ulp), cannot lower f64
 cbrt and is ~13 ULP off (NaN for +-inf) in f32 cbrt. Each op becomes IREE's own op where
 IREE is right plus selects for the special cases (the algebra is in each function's
 docstring); f16 and bf16 operands are computed in f32 and rounded back, as XLA CPU does::
@@ -27,6 +28,7 @@ from typing import Callable, Sequence
 import numpy as np
 from iree.compiler import ir
 
+from dialect_ops.elementwise import binary
 from hlo_mlir import _emit
 from hlo_mlir.ir_access import element_type_name
 from pipelines.matchers import xla_arrays
@@ -53,7 +55,8 @@ def c99_pow(x: Expr, y: Expr) -> Expr:
       |x| = 1: 1 in magnitude (pow(-1, +-inf) = 1);
       signbit(x) and y an odd integer: -pow(|x|, y);  finite x < 0 and y not an integer: NaN
       (pow(-inf, y) is +inf for y > 0, +0 for y < 0, as for +inf, when y is not an odd integer);
-      y NaN: NaN (but pow(1, NaN) = 1)
+      y NaN: NaN (but pow(1, NaN) = 1); pow(x, 1) = x (correctly rounded; IREE's
+      exp(1 * log(3.4e38)) is inf)
     (an integer y is floor(y) == y, so +-inf count as even integers: pow(-1, inf) = 1;
     odd: y - 2 * floor(y / 2) == 1, exact for every float).
     """
@@ -70,13 +73,40 @@ def c99_pow(x: Expr, y: Expr) -> Expr:
     result = where(negative & is_odd, -magnitude, magnitude)
     result = where(x.lt(0) & ax.lt(np.inf) & ~is_integer, np.nan, result)  # pow(-inf, 0.5) = inf
     result = where(~y.eq(y), np.nan, result)  # the |x| = 0 and inf selects above gave pow(inf, NaN) = 0
+    result = where(y.eq(1), x, result)  # IREE's exp(log(3.4e38)) overflows: pow(x, 1) is x exactly
     return where(y.eq(0) | x.eq(1), 1.0, result)
 
 
-def c99_atan2(y: Expr, x: Expr) -> Expr:
-    """atan2(y, x) -> IREE's atan2 with C99's signed zeros and infinities restored.
+# pi/2 and pi as f32 head + tail (head + tail is pi/2, pi to about 2^-48)
+_HALF_PI = (float(np.float32(np.pi / 2)), float(np.float32(np.pi / 2 - float(np.float32(np.pi / 2)))))
+_PI = (float(np.float32(np.pi)), float(np.float32(np.pi - float(np.float32(np.pi)))))
 
-    The sign is y's: IREE's atan2 reads |y| (it lost the sign where y / x underflows).
+
+def _atan2_f32(ay: Expr, x: Expr) -> Expr:
+    """atan2(ay, x) for f32 ``ay >= 0`` within about 2 ulp (IREE's own atan2 is up to 40 ulp
+    off, XLA's 1.4; a complex pow multiplies the phase's error by the exponent): Cephes'
+    atanf of ``a = min / max`` of ``|x|, ay`` (``a > tan(pi/8)``: pi/4 + atan((a-1)/(a+1))),
+    then ``pi/2 - r`` where ``ay > |x|`` and ``pi - r`` where ``x < 0``, the constants as
+    head + tail. Zeros and infinities in both are c99_atan2's."""
+    ax = x.unary("Abs")
+    mx = Expr(binary("Max", ax.value, ay.value))
+    mn = Expr(binary("Min", ax.value, ay.value))
+    a = mn / mx
+    big = a.gt(0.41421356237309503)  # tan(pi/8)
+    t = where(big, (a - 1.0) / (a + 1.0), a)
+    z = t * t
+    poly = ((((8.05374449538e-2 * z - 1.38776856032e-1) * z + 1.99777106478e-1) * z
+             - 3.33329491539e-1) * z) * t + t
+    r = where(big, poly + float(np.float32(np.pi / 4)), poly)
+    r = where(ay.gt(ax), (_HALF_PI[0] - r) + _HALF_PI[1], r)
+    return where(x.lt(0), (_PI[0] - r) + _PI[1], r)
+
+
+def c99_atan2(y: Expr, x: Expr) -> Expr:
+    """atan2(y, x) -> atan2(|y|, x) signed as y, with C99's signed zeros and infinities.
+
+    The sign is y's: IREE's atan2 reads |y| (it lost the sign where y / x underflows);
+    f32 (and f16/bf16 computed in f32) reads ``_atan2_f32``, not IREE's atan2 (40 ulp off).
     XLA CPU (C99):
       y = +-0, x not NaN: y for x = +0 or x > 0, copysign(pi, y) for x = -0 or x < 0;
       y = +-inf, x = +-inf: copysign(pi/4, y) for x = +inf, copysign(3pi/4, y) for x = -inf.
@@ -84,7 +114,10 @@ def c99_atan2(y: Expr, x: Expr) -> Expr:
     sign = where(y.signbit(), y.lift(-1.0), 1.0)
     # atan2 is odd in y; IREE's lost the sign when y / x underflows (atan2(-3, -3.4e38)
     # gave +pi, XLA -pi), so it only sees |y|
-    general = sign * _same_op("stablehlo.atan2", [y.unary("Abs"), x])
+    if element_type_name(y.value) == "f32":
+        general = sign * _atan2_f32(y.unary("Abs"), x)
+    else:
+        general = sign * _same_op("stablehlo.atan2", [y.unary("Abs"), x])
     zero_case = where(x.signbit(), sign * np.pi, y)
     inf_case = sign * where(x.gt(0), x.lift(np.pi / 4), 3 * np.pi / 4)
     ay, ax = y.unary("Abs"), x.unary("Abs")

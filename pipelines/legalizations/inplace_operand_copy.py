@@ -1,21 +1,46 @@
-"""inplace-operand-copy: sort, dynamic_update_slice and scatter update a private copy of
-an operand that IREE would update where others still read it.
+"""inplace-operand-copy: sort, dynamic_update_slice and scatter update a buffer of their
+own, and a sort's dispatch stores nothing but its results.
 
 The pinned IREE updates in place the operands it ties to results: every operand of
 ``stablehlo.sort``, the operand of ``dynamic_update_slice`` and the inputs of
-``scatter``. Its copy-on-write clones such an operand when the value has other readers,
-but ``util.optimization_barrier`` hides the aliasing: the barrier's result is a new
-value whose only reader is the in-place op, so no clone is made, yet it is the barrier
-operand's buffer. Whoever else reads that buffer (a parameter, an intermediate result)
-sees the updated values, and a hoisted constant behind a barrier (the iota of a stable
-sort) is updated in the program's constant pool (docs/iree-defects.md, "In-place update
-through an optimization barrier")::
+``scatter``. Its dispatch of the in-place op loads each such operand from a read-write
+binding and stores the result back to it; IREE's copy-on-write clones the operand
+first when others read it. Four things break that (docs/iree-defects.md, "In-place
+update through an optimization barrier" and the fuzzer rows), each fixed here:
 
-    %b = stablehlo.optimization_barrier %x            // %x: a parameter
-    %s = "stablehlo.sort"(%b) ...                     // sorts %x's buffer
-    %n = stablehlo.negate %x                          // reads the sorted %x
+1. **private-copy**: the operand is a value copy-on-write cannot see or cannot write.
+   ``util.optimization_barrier`` hides the aliasing (its result is a new value whose only
+   reader is the in-place op, yet it is the barrier operand's buffer: the other readers
+   of a parameter saw it sorted); an expression of constants and iotas is a read-only
+   global after IREE's compile-time evaluation (``TopK(Constant)``, ``TopK(Map(c, c))``:
+   "'linalg.generic' op write affecting operations on global resources are restricted to
+   workgroup distributed contexts"); a ``dynamic_slice`` is a view of its operand (a
+   constant, a parameter). A sort operand that a branch of another operand's conditional
+   returns is the conditional's buffer too (``Sort([If(p, g, ...), g])``).
+2. **sorted-view**: IREE's sort dispatch needs each operand whole, from a buffer of its
+   own: an argument or the result of a dispatch that computes it (an element-wise op, a
+   contraction, a reduction, a sort, a scatter, a map, a transpose, ...). Any other
+   producer is fused or folded into the sort's dispatch as a copy into a stack buffer
+   that is not distributed, and fails with the message above: a slice that is not the
+   identity (TopK's indices), a pad, the slice ending ``rng_bit_generator``'s expansion,
+   and those seen through the ops IREE folds away (a reduce over no dimensions, a map
+   returning an argument, same-type converts, reshapes, transposes that move only unit dimensions). Such
+   operand is sorted as a private copy read through a barrier of its own.
+3. **padded-splat**: a pad whose padding value is computed at run time (a parameter, or
+   a complex constant, which ``complex-source-barriers`` builds later from fenced real
+   parts) is a splat the padded operand is written into, and IREE merges equal splats:
+   a scatter into such a pad, whose result was padded again with the same value, failed
+   ("'stream.yield' op used resource not listed in explicit captures (or produced
+   internally)"). A scatter or dynamic_update_slice updates a fenced private copy of such
+   a pad (a sort, by rule 2, of any pad).
+4. **sort-result-fence**: a sort result that an op pads (``pad``, ``reduce_window`` or a
+   convolution with padding) was stored by the sort's dispatch straight into the padded
+   buffer, so the sort's operand became read-only in that dispatch and needed the same
+   undistributed copy. A sort whose results are read by anything but barriers and
+   ``return`` gets all its results through one barrier, so its dispatch stores them
+   where it loaded them (a barrier costs nothing at run time).
 
-becomes::
+The private copy::
 
     %b = stablehlo.optimization_barrier %x
     %z = stablehlo.optimization_barrier %minus_zero   // scalar -0.0 (0, false)
@@ -25,33 +50,19 @@ becomes::
 ``x + (-0.0)`` is ``x`` bit for bit (``-0 + -0 = -0``, NaN stays NaN); integers add 0,
 PRED is or-ed with false, complex adds ``(-0, -0)``. The barrier over the scalar keeps
 IREE from folding the add away, so the add is one element-wise dispatch that writes a
-fresh buffer: the copy IREE's copy-on-write should have made.
+fresh buffer: the copy IREE's copy-on-write should have made. Every barrier result is
+copied, those of rule 4 and ``sort-barriers`` too: a sort result fenced by a barrier,
+read by a ``Neg`` and updated by a ``dynamic_update_slice``, gave the ``Neg`` the
+updated values when the update was made in place.
 
-A constant (or an iota, which IREE hoists into a constant) sorted directly fails to
-compile on llvm-cpu ("'linalg.generic' op write affecting operations on global
-resources are restricted to workgroup distributed contexts": ``TopK`` of a constant)
-and gets the same private copy.
-
-A sort of a slice that is not the identity (``sort(x[:, 0:5])`` of an ``f32[2,6]``,
-``Sort`` of ``TopK`` indices) or of a pad fails to compile on llvm-cpu with the same
-message: IREE fuses the slice (pad) into the sort's dispatch, copying it into a stack
-buffer whose copy back is not distributed. The slice is read through a barrier (its
-own dispatch) and the same copy. A conditional's result is copied too: it is the buffer
-of whatever its branch returns (``Sort([If(p, g, ...), g])``).
-
-Barriers before in-place ops come from users (``OptimizationBarrier``) and from our
-passes (``sort-barriers``: private iotas, repeated operands, and its dead-result barrier
-after a sort whose result then feeds a ``dynamic_update_slice``). Conditions: the
-in-place operand is, through ops IREE turns into views of their operand (reshape, an
-identity slice or transpose, a same-type convert), the result of an
-``optimization_barrier``, a ``constant``, an ``iota`` or an ``if``/``case``, or a sort
-operand is a non-identity ``slice`` or a ``pad``; statically shaped, of an XLA
-element type (not quantized). Other operands are left alone (IREE copies them right):
-programs that sort or update computed values or parameters (the benchmark workloads)
-compile as before. Run it after the passes that make barriers and in-place ops
-(``sort-barriers``, ``select-and-scatter-expander``, ``scatter-bounds``,
-``dynamic-slice-indices``) and before ``result-barrier`` (whose barriers only
-``return`` reads).
+Conditions: the operand is statically shaped, of an XLA element type (not quantized).
+Operands that are arguments or computed values are left alone for dynamic_update_slice
+and scatter (IREE copies them right), and for a sort when computed by a dispatch of
+their own: programs that sort or update computed values or parameters (the benchmark
+workloads) compile as before. Run it after the passes that make barriers and in-place
+ops (``sort-barriers``, ``select-and-scatter-expander``, ``scatter-bounds``,
+``dynamic-slice-indices``) and before ``result-barrier`` (whose barriers only ``return``
+reads).
 """
 
 from __future__ import annotations
@@ -68,11 +79,21 @@ from pipelines.registry import register
 
 __all__ = ["InplaceOperandCopy", "neutral_element"]
 
+# Element-wise ops: IREE computes each into a buffer of its own, in a dispatch of its own
+# (it fuses no producer but slices, pads and constants into a sort's dispatch).
+_ELEMENTWISE = frozenset(f"stablehlo.{name}" for name in (
+    "abs add and atan2 cbrt ceil clamp complex compare convert cosine count_leading_zeros divide "
+    "exponential exponential_minus_one floor imag is_finite log log_plus_one logistic maximum "
+    "minimum multiply negate not or popcnt power real reduce_precision remainder "
+    "round_nearest_afz round_nearest_even rsqrt select shift_left shift_right_arithmetic "
+    "shift_right_logical sign sine sqrt subtract tan tanh xor").split())
 
-# Values IREE does not copy before an in-place update: a barrier's result (it aliases the
-# barrier operand), constants and iotas (hoisted into read-only globals).
-_ALIASED = ("stablehlo.optimization_barrier", "stablehlo.constant", "stablehlo.iota")
-
+# Other ops whose result is a whole buffer of their own dispatch: a sort may update it.
+# A conditional's result stays too: copying it compiled but failed at run time ("transient
+# buffer has not been committed"); a branch value sorted beside it is copied instead.
+_OWN_BUFFER = _ELEMENTWISE | {f"stablehlo.{name}" for name in (
+    "dot dot_general convolution sort scatter select_and_scatter reduce reduce_window map "
+    "transpose reverse if case").split()}
 
 def _inplace_operands(op) -> list[int]:
     """Indices of the operands IREE updates in place for ``op`` (none for other ops)."""
@@ -86,53 +107,105 @@ def _inplace_operands(op) -> list[int]:
     return []
 
 
-def _is_view(op) -> bool:
-    """Whether IREE turns ``op`` into a view of its (first) operand's buffer."""
+def _int_list(op, name: str) -> list[int]:
+    return list(ir.DenseI64ArrayAttr(op.attributes[name])) if name in op.attributes else []
+
+
+def _view_source(op, value: ir.Value) -> ir.Value | None:
+    """The operand whose buffer IREE reads as ``op``'s result ``value`` (a view of it, or
+    the value itself, folded away), or None when ``op`` computes a buffer."""
     name = op.operation.name
-    if name in ("stablehlo.reshape", "stablehlo.dynamic_slice"):
-        # a dynamic_slice of contiguous rows is a view of a constant global: a sort of
-        # DynamicSlice(constant s32[6,5], i, j, [2, 5]) wrote into it ("write affecting
-        # operations on global resources"); copying any dynamic_slice is always right
-        return True
-    if name not in ("stablehlo.convert", "stablehlo.slice", "stablehlo.transpose"):
-        return False
-    same = op.operands[0].type == op.results[0].type
-    if name == "stablehlo.convert":
-        return same
-    if name == "stablehlo.slice":
-        return same  # a full slice
+    if not op.operands:
+        return None
+    if name == "stablehlo.reshape":
+        return op.operands[0]
+    same = op.operands[0].type == value.type
+    if name in ("stablehlo.convert", "stablehlo.bitcast_convert", "stablehlo.slice"):
+        return op.operands[0] if same else None  # the same type, or a full slice
+    if name == "stablehlo.pad":
+        padding = [_int_list(op, a) for a in ("edge_padding_low", "edge_padding_high", "interior_padding")]
+        return op.operands[0] if not any(any(p) for p in padding) else None
     if name == "stablehlo.transpose":
-        permutation = list(ir.DenseI64ArrayAttr(op.attributes["permutation"]))
-        return permutation == sorted(permutation)
-    return False
+        # a transpose that moves only unit dimensions is a reshape to IREE (a view)
+        shape = ir.RankedTensorType(op.operands[0].type).shape
+        moved = [d for d in _int_list(op, "permutation") if shape[d] != 1]
+        return op.operands[0] if moved == sorted(moved) else None
+    if name == "stablehlo.broadcast_in_dim":
+        dims = _int_list(op, "broadcast_dimensions")
+        return op.operands[0] if same and dims == sorted(dims) else None
+    if name == "stablehlo.reverse":
+        return op.operands[0] if not _int_list(op, "dimensions") else None
+    if name == "stablehlo.reduce" and len(op.results) == 1 and not _int_list(op, "dimensions"):
+        return op.operands[0]  # a reduce over no dimensions: IREE copies the input
+    if name == "stablehlo.map":
+        # a map returning one of its arguments is that operand (TopK(Map(c, c), ...))
+        terminator = list(op.regions[0].blocks[0].operations)[-1]
+        returned = terminator.operands[0]
+        for k, argument in enumerate(op.regions[0].blocks[0].arguments):
+            if returned == argument:
+                return op.operands[k]
+    return None
 
 
-def _needs_copy(value: ir.Value) -> bool:
-    """Whether ``value`` is an optimization barrier's result, a constant or an iota,
-    looking through views."""
+def _source(value: ir.Value) -> ir.Value:
+    """``value``, looking through the ops IREE turns into views of their operand."""
     for _ in range(64):  # a bounded walk up a chain of views
         op = defining_op(value)
+        up = _view_source(op, value) if op is not None else None
+        if up is None:
+            return value
+        value = up
+    return value
+
+
+def _constant_derived(value: ir.Value, budget: int = 256) -> bool:
+    """Whether ``value`` is computed from constants and iotas alone: IREE evaluates such an
+    expression at compile time into a read-only global (a constant, ``TopK(Map(c, c))``)."""
+    seen: set = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        op = defining_op(v)
         if op is None:
             return False
-        if op.operation.name in _ALIASED or op.operation.name == "stablehlo.dynamic_slice":
-            # a dynamic_slice is a view IREE cannot copy before an in-place op, also of a
-            # parameter: Sort(DynamicSlice(DynamicSlice(p))) failed like a sort of a constant
-            # (fuzzer seed 20261125 program 1840)
-            return True
-        if not _is_view(op):
+        name = op.operation.name
+        if name in ("stablehlo.constant", "stablehlo.iota"):
+            continue
+        if (not op.operands or name in ("stablehlo.optimization_barrier", "stablehlo.if",
+                                        "stablehlo.case", "stablehlo.while")):
+            return False  # a barrier stops the hoisting; regions may read outer values
+        key = op.operation
+        if key in seen:
+            continue
+        seen.add(key)
+        if len(seen) > budget:
             return False
-        value = op.operands[0]
-    return False
+        stack.extend(op.operands)
+    return True
 
 
-def _fused_slice(op, value: ir.Value) -> bool:
-    """Whether sort ``op`` reads ``value`` straight from a slice that is not the identity
-    or from a pad (IREE fuses either into the sort's dispatch and fails to compile it)."""
-    producer = defining_op(value)
-    if op.operation.name != "stablehlo.sort" or producer is None:
-        return False
-    name = producer.operation.name
-    return name == "stablehlo.pad" or (name == "stablehlo.slice" and producer.operands[0].type != value.type)
+def _run_time_value(value: ir.Value) -> bool:
+    """Whether IREE computes ``value`` at run time: not from constants alone, or complex
+    (``complex-source-barriers``, after this pass, builds complex constants from fenced
+    real parts)."""
+    dtype = element_dtype(value)
+    return not _constant_derived(value) or (dtype is not None and dtype.kind == "c")
+
+
+def _copy_reason(op, value: ir.Value) -> str | None:
+    """Why in-place ``op`` must update a private copy of operand ``value``, or None."""
+    source = _source(value)
+    inner = defining_op(source)
+    if inner is None:
+        return None  # an argument: IREE copies it when others read it
+    name = inner.operation.name
+    if name in ("stablehlo.optimization_barrier", "stablehlo.dynamic_slice") or _constant_derived(source):
+        return "private-copy"
+    if op.operation.name == "stablehlo.sort" and name not in _OWN_BUFFER:
+        return "sorted-view"
+    if name == "stablehlo.pad" and _run_time_value(inner.operands[1]):
+        return "padded-splat"
+    return None
 
 
 def _passed_through(op, value: ir.Value) -> bool:
@@ -180,9 +253,16 @@ def _private_copy(value: ir.Value, fence: bool = False) -> ir.Value | None:
                   optimization_barrier([constant(scalar)])[0])
 
 
+def _fused_readers(op) -> bool:
+    """Whether a result of sort ``op`` is read by an op other than a barrier or return
+    (which IREE might fuse into the sort's dispatch as the store of a pad)."""
+    return any(use.owner.operation.name not in ("stablehlo.optimization_barrier", "func.return")
+               for result in op.results for use in result.uses)
+
+
 @register
 class InplaceOperandCopy(Pass):
-    """Gives sort, dynamic_update_slice and scatter a private copy of a barrier's result or a constant."""
+    """Gives sort, dynamic_update_slice and scatter a buffer of their own and fences sort results."""
 
     name = "inplace-operand-copy"
     legalizes_for_iree = True
@@ -198,17 +278,30 @@ class InplaceOperandCopy(Pass):
         module.operation.walk(visit)
         changed = False
         with module.context:
+            # fences first: an in-place op reading a fenced result then copies it
+            for op in ops:
+                if op.operation.name == "stablehlo.sort" and _fused_readers(op):
+                    results = list(op.results)
+                    with ir.InsertionPoint.after(op), op.location:
+                        fenced = optimization_barrier(results)
+                    barrier = fenced[0].owner.operation
+                    for old, new in zip(results, fenced, strict=True):
+                        old.replace_all_uses_except(new, barrier)
+                    self.record("sort-result-fence")
+                    changed = True
             for op in ops:
                 for k in _inplace_operands(op):
                     value = op.operands[k]
-                    sliced = _fused_slice(op, value)
-                    if not (sliced or _needs_copy(value) or _passed_through(op, value)):
+                    reason = _copy_reason(op, value)
+                    if reason is None and _passed_through(op, value):
+                        reason = "private-copy"
+                    if reason is None:
                         continue
                     with ir.InsertionPoint(op), op.location:
-                        copy = _private_copy(value, fence=sliced)
+                        copy = _private_copy(value, fence=reason in ("sorted-view", "padded-splat"))
                     if copy is None:
                         continue
                     op.operation.operands[k] = copy
-                    self.record("sorted-slice" if sliced else "private-copy")
+                    self.record(reason)
                     changed = True
         return changed

@@ -214,6 +214,22 @@ def test_nan_inf_and_subnormals():
     assert compare.compare([summed], [np.array([1.0])], [generator.Leaf("f64", False, 3, 0, True)])
 
 
+def test_complex_parts_are_judged_against_the_complex_magnitude():
+    """Seed 20261126 program 4915: c64 pow gave 1.65e12 - 2.9e5j on XLA, 1.65e12 - 0.9e5j
+    here (phases 1.2e-7 rad apart: one rounding of the angle); the imaginary part carries
+    the magnitude's absolute error. A part far off the magnitude's tolerance still differs,
+    and so does a finite part beside an infinite one."""
+    leaf = _leaf("c64", False, 2)
+    e = np.complex64([1651707740160 - 288793.75j, 1 + 1j])
+    assert compare.compare([e], [np.complex64([1651708919808 - 94844.43j, 1 + 1j])], [leaf]) == []
+    [d] = compare.compare([e], [np.complex64([1651708919808 + 3e7j, 1 + 1j])], [leaf])
+    assert d.positions == [(0,)]
+    # before: each part against its own size (2.9e5 and the array's largest imaginary part)
+    assert compare.compare([e.imag], [np.float32([-94844.43, 1])], [_leaf("f32", False, 2)])
+    inf = np.complex64([complex(np.inf, 5.0)])
+    assert compare.compare([inf], [np.complex64([complex(np.inf, 7.0)])], [leaf])
+
+
 # --- shrinking -------------------------------------------------------------------------------------
 def test_dead_code_keeps_what_the_result_needs():
     code = ['b = XlaBuilder("m")',

@@ -6,6 +6,8 @@ and tests/fuzz/known.py names these tests.
   so the absolute error grows with ``|x|`` (about ``|x| * 3e-8``: 1.4e-5 at 256, 0.8 at
   2^24) and the reduction overflows for ``|x| > ~1e9``: sin(1e10) = -6.0e21, sin(3.4e38) =
   -inf, bf16 tan of a large value is NaN. XLA CPU is within 2e-8 everywhere.
+  ``trig-range-reduction`` reduces ``|x| < 8192`` itself (tests/e2e/test_trig_range_reduction.py);
+  past it IREE's reduction stays.
 - c64 arithmetic with huge or non-finite parts: the textbook complex division overflows
   (``x / x`` with a part of 3.4e38 is NaN, XLA 1; ``(1+1j) / (inf+0j)`` is NaN, XLA 0) or
   underflows (``(0.25-1j) / -1.2e-38j`` is inf+NaN·j, XLA 8.5e37+2.1e37j): fixed by
@@ -275,13 +277,14 @@ def test_c64_sqrt_near_the_negative_real_axis(name, target):
     np.testing.assert_array_equal(np.signbit(actual.imag[finite]), np.signbit(expected.imag[finite]))
 
 
-@pytest.mark.xfail(strict=True, reason="IREE's f32 tan is off by up to 4e-4 relative near its poles, and "
-                                       "c64 tanh with it (docs/iree-defects.md, 'sin/cos/tan of large "
-                                       "arguments'; issue 12)")
-@pytest.mark.parametrize("name", ["Tan", "Tanh"])
+@pytest.mark.parametrize("name", [
+    "Tan", pytest.param("Tanh", marks=pytest.mark.xfail(
+        strict=True, reason="IREE's c64 tanh is off by up to 4e-4 relative near the poles of tan "
+                            "(docs/iree-defects.md, 'sin/cos/tan of large arguments'; issue 12)"))])
 def test_tan_near_its_poles(name):
-    """tan(1.5707) is 10386.65 (XLA, numpy), IREE 10391.14; tan(1.5707964) -2.29e7, IREE -inf;
-    tanh(4.7130413j) -1532.98j, IREE -1533.29j (fuzzer seed 20261124 program 373)."""
+    """tan(1.5707) is 10386.65 (XLA, numpy), IREE 10391.14; tan(1.5707964) -2.29e7, IREE -inf
+    (right since trig-range-reduction); tanh(4.7130413j) -1532.98j, IREE -1533.29j (fuzzer
+    seed 20261124 program 373)."""
     if name == "Tan":
         x = np.float32([1.5707, -1.5709, 4.7123, 1.5707964])
         reference = np.tan(x.astype(np.float64))
@@ -294,13 +297,14 @@ def test_tan_near_its_poles(name):
     _same(oracle.run_iree(comp, x), expected, 2 ** -20)
 
 
-@pytest.mark.xfail(strict=True, reason="c64 exp and expm1 of a large imaginary part inherit IREE's f32 "
-                                       "cos/sin range reduction (docs/iree-defects.md, 'complex specials'; "
-                                       "issue 12)")
-@pytest.mark.parametrize("name", ["Exp", "Expm1"])
+@pytest.mark.parametrize("name", [
+    "Exp", pytest.param("Expm1", marks=pytest.mark.xfail(
+        strict=True, reason="c64 expm1 of a large imaginary part inherits IREE's f32 cos/sin range "
+                            "reduction (docs/iree-defects.md, 'complex specials'; issue 12)"))])
 def test_c64_exp_of_a_large_imaginary_part(name):
     """exp(15.05 + 415.76j) is 1649551.9+3023580j (XLA), IREE 1649586.8+3023561j;
-    exp(-0.1 + 3.4e38j) is 0.77-0.47j (XLA), IREE -inf-inf j (programs 207, 249, 597)."""
+    exp(-0.1 + 3.4e38j) is 0.77-0.47j (XLA), IREE -inf-inf j (programs 207, 249, 597);
+    exp is XLA's since complex-exp (its imaginary part reduced by 2 pi, Payne-Hanek past 4.1e5)."""
     z = np.complex64([15.052225 + 415.7616j, -0.096843176 + F32_MAX * 1j, 0.5 - F32_MAX * 1j])
     comp = _unary({"Exp": Exp, "Expm1": Expm1}[name], z)
     expected = oracle.run_xla(comp, z, strict=True)
@@ -430,34 +434,15 @@ def _remainder_by_tan(x: np.ndarray):
     return b.build(Rem(p, Tan(p)))
 
 
-@pytest.mark.xfail(strict=True, reason="IREE's f32 tan is off by ~|x| * 3e-8 absolute (1.2e-5 relative at "
-                                       "tan(-6.3) = -0.0178), which rem(x, tan(x)) multiplies by x / tan(x) "
-                                       "(docs/iree-defects.md, 'sin/cos/tan error through a remainder'; "
-                                       "issue 12)")
 def test_remainder_by_tan_near_its_zeros():
-    """rem(x, tan(x)) is XLA's and numpy's fmod(x, tan(x)) (fuzzer seed 20261124 program 1410)."""
+    """rem(x, tan(x)) is XLA's and numpy's fmod(x, tan(x)) (fuzzer seed 20261124 program 1410):
+    IREE's tan(-6.3) was 1.2e-5 relative off, which the remainder multiplies by x / tan(x) = 354
+    (fixed by trig-range-reduction)."""
     comp = _remainder_by_tan(TAN_NEAR_ZERO)
     expected = oracle.run_xla(comp, TAN_NEAR_ZERO, strict=True)
     tan = np.tan(TAN_NEAR_ZERO.astype(np.float64)).astype(np.float32)
     _same(expected, np.fmod(TAN_NEAR_ZERO, tan), 2 ** -20)
     _same(oracle.run_iree(comp, TAN_NEAR_ZERO), expected, 2 ** -17)
-
-
-@pytest.mark.parametrize("x, name", [(TAN_NEAR_ZERO, "trig-error-through-remainder"),
-                                     (np.float32([0.5, 1.0, -0.25]), "")])
-def test_known_signature_of_trig_error_through_remainder(x, name):
-    """rem(x, tan(x)) near tan's zeros is the known defect; where IREE's tan is XLA's, no verdict."""
-    import types
-    from collections import Counter
-
-    from tests.fuzz import generator, known
-
-    code = ['b = XlaBuilder("known")', f'p0 = Parameter(b, 0, Shape.parse("f32[{x.size}]"), "p0")',
-            "v0 = Tan(p0)", "v1 = Rem(p0, v0)", "return b.build(v1)"]
-    program = types.SimpleNamespace(code=code, args=[x], leaves=[generator.Leaf("f32", False, 2)],
-                                    ops=Counter({"Tan": 1, "Rem": 1}))
-    verdict = known.match(program, types.SimpleNamespace(outcome="mismatch"))
-    assert verdict.startswith(f"known defect {name} ") if name else verdict == ""
 
 
 @pytest.mark.parametrize("target", TARGETS)

@@ -14,7 +14,8 @@ Per result array (``generator.Leaf``):
   keep in f32 between ops): ``|actual - expected| <= rtol * (|expected| + scale)`` with
   ``rtol = TOLERANCE_ULPS * eps * (1 + err)`` (at most 1/4), where ``eps`` is the machine
   epsilon of the coarsest float type the value was computed in (an f32 value converted to
-  f64 keeps f32's) and ``err`` the number of inexact steps that went into it, and
+  f64 keeps f32's) and ``err`` the number of inexact steps that went into it (a complex
+  pow counts ``generator.POW_PHASE_STEPS`` more: its phase is rounded in f32), and
   ``scale`` is the largest finite ``|expected|`` of the array (at least 1), so cancellation
   in one element is judged against the array's magnitude.
   NaN must be NaN on both sides and an infinity an infinity of the same sign, except
@@ -22,7 +23,21 @@ Per result array (``generator.Leaf``):
   infinity (an overflow on the boundary). A value that went through a float sum of many
   terms (Reduce, ReduceWindow, Dot, convolution, Scatter-add) may also be any non-finite
   value where XLA's is non-finite: the summation order, and a fused multiply-add, decide
-  whether an overflow meets an infinity (NaN) or not (inf). Complex values: per component.
+  whether an overflow meets an infinity (NaN) or not (inf). Where the generator knows the
+  terms (a Reduce of a parameter or constant: ``Leaf.floor``, ``Leaf.overflow``), ``scale``
+  is at least the largest sum of ``|terms|`` (reordering a sum moves it by up to
+  ``(n - 1) * eps * sum|terms|``: 3.4e38 - 3.4e38 - 1.26 is 0 or -1.26), a remainder by an
+  inexact divisor is judged against its dividend (``x - n * y`` moves by ``n * dy``, an error
+  relative to ``|x|``), sin and cos of such a value carry its floor (``|sin'| <= 1``), tan
+  its floor times ``1 + tan^2`` (``Leaf.tan``), and where some order's partial sum or
+  product overflows, one side's infinity against the other's finite value is not a
+  difference. Complex values: per component,
+  each judged against the complex magnitude ``|expected|`` (and ``scale`` the array's
+  largest finite magnitude) where that is finite: complex arithmetic's error bounds are
+  normwise (``|computed - exact| <= k * eps * |exact|``), a phase rounded by one ulp moves
+  both parts by about ``eps * |z|``, so a part much smaller than the other carries the
+  other's absolute error (seed 20261126 program 4915: ``pow`` gave ``1.65e12 - 2.9e5j``
+  on XLA and ``1.65e12 - 0.9e5j`` here, phases 1.2e-7 rad apart).
 """
 
 from __future__ import annotations
@@ -87,8 +102,12 @@ def _flush(x: np.ndarray, dtype: str) -> np.ndarray:
 
 
 def _bad_floats(e: np.ndarray, a: np.ndarray, dtype: str, exact: bool, err: int,
-                eps: float = 0.0, reassoc: bool = False) -> tuple[np.ndarray, float]:
-    """Mask of differing elements of float arrays ``e`` (expected) and ``a`` (float64)."""
+                eps: float = 0.0, reassoc: bool = False,
+                magnitude: np.ndarray | None = None, floor: float = 0.0,
+                overflow: bool = False, tan: bool = False) -> tuple[np.ndarray, float]:
+    """Mask of differing elements of float arrays ``e`` (expected) and ``a`` (float64);
+    an inexact element's tolerance is relative to ``magnitude`` (a complex value's
+    ``|expected|``) where that is given and finite, else to ``|e|``."""
     e, a = _flush(e, dtype), _flush(a, dtype)
     enan, anan = np.isnan(e), np.isnan(a)
     bad = enan != anan
@@ -96,8 +115,15 @@ def _bad_floats(e: np.ndarray, a: np.ndarray, dtype: str, exact: bool, err: int,
     if exact:
         return bad | (both & (e != a)), 0.0
     rtol = tolerance(dtype, err, eps)
-    finite_e = np.abs(e[np.isfinite(e)])
+    ref = np.abs(e)
+    if magnitude is not None:
+        ref = np.where(np.isfinite(magnitude), magnitude, ref)
+    finite_e = ref[np.isfinite(ref)]
     scale = max(1.0, float(finite_e.max())) if finite_e.size else 1.0
+    scale = max(scale, floor)  # a sum's sum of |terms|, a remainder's dividend (Leaf.floor)
+    if tan and floor:  # tan(x) moves by (1 + tan(x)^2) dx (Leaf.tan)
+        with np.errstate(over="ignore", invalid="ignore"):
+            scale = np.maximum(scale, floor * (1.0 + np.where(np.isfinite(e), e, 0.0) ** 2))
     einf, ainf = np.isinf(e), np.isinf(a)
     near_overflow = _max_finite(dtype) / 8
     inf_ok = ((einf & ~ainf & (np.abs(a) >= near_overflow) & (np.sign(a) == np.sign(e)))
@@ -105,12 +131,13 @@ def _bad_floats(e: np.ndarray, a: np.ndarray, dtype: str, exact: bool, err: int,
               | (einf & ainf & (e == a)))
     inf_bad = (einf | ainf) & both & ~inf_ok
     if reassoc:  # where the order of a sum decides between NaN, +inf and -inf
-        nonfinite = ~np.isfinite(e) & ~np.isfinite(a)
+        # (and, with ``overflow``, between an overflow and a finite value: Leaf.overflow)
+        nonfinite = (~np.isfinite(e) | ~np.isfinite(a)) if overflow else (~np.isfinite(e) & ~np.isfinite(a))
         bad, inf_bad = bad & ~nonfinite, inf_bad & ~nonfinite
     finite = both & ~einf & ~ainf
     with np.errstate(invalid="ignore", over="ignore"):
         diff = np.abs(a - e)
-        val_bad = finite & (diff > rtol * (np.abs(e) + scale))
+        val_bad = finite & (diff > rtol * (ref + scale))
     return bad | inf_bad | val_bad, rtol
 
 
@@ -145,12 +172,15 @@ def _compare_array(k: int, e: np.ndarray, a: np.ndarray, leaf) -> Difference | N
     elif e.dtype.kind == "c":
         comp = _COMPONENT.get(dtype, "f32")
         ef, af = e.astype(np.complex128), a.astype(np.complex128)
-        bad_re, rtol = _bad_floats(ef.real, af.real, comp, exact, leaf.err, leaf.eps, leaf.reassoc)
-        bad_im, _ = _bad_floats(ef.imag, af.imag, comp, exact, leaf.err, leaf.eps, leaf.reassoc)
+        with np.errstate(over="ignore", invalid="ignore"):
+            magnitude = np.abs(ef)
+        bad_re, rtol = _bad_floats(ef.real, af.real, comp, exact, leaf.err, leaf.eps, leaf.reassoc, magnitude)
+        bad_im, _ = _bad_floats(ef.imag, af.imag, comp, exact, leaf.err, leaf.eps, leaf.reassoc, magnitude)
         bad = bad_re | bad_im
     else:
         ef, af = e.astype(np.float64), a.astype(np.float64)
-        bad, rtol = _bad_floats(ef, af, dtype, exact, leaf.err, leaf.eps, leaf.reassoc)
+        bad, rtol = _bad_floats(ef, af, dtype, exact, leaf.err, leaf.eps, leaf.reassoc,
+                                floor=leaf.floor, overflow=leaf.overflow, tan=leaf.tan)
     if not bad.any():
         return None
     positions = np.argwhere(bad)[:6]

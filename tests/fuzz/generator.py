@@ -54,6 +54,12 @@ _DTYPE_WEIGHTS = {"f32": 8, "f64": 3, "bf16": 3, "f16": 3, "s32": 5, "s64": 2, "
                   "u32": 2, "pred": 3, "c64": 2}
 
 MAX_ELEMENTS = 48  # per array: programs stay cheap to compile and to run
+# A complex pow's phase q = c t + d log|x| (x^y, y = c + di, t = arg x) is rounded in the
+# component type before cos(q) and sin(q): both sides (XLA's EmitComplexPower, complex-pow)
+# are off by about eps * |q|, and the exact value moves each part by |x^y| times that. The
+# tolerance budgets 16 more steps (16 * 16 eps) for it: phases up to a few hundred
+# (seed 20261126 program 7262: q = 734, XLA 1.7e-5 off numpy, here 1e-7 off XLA).
+POW_PHASE_STEPS = 16
 
 
 class Rejected(Exception):
@@ -96,6 +102,11 @@ class Val:
     const: bool = False  # computed from constants only (XLA folds it at compile time)
     reassoc: bool = False  # went through a float sum whose order is implementation-defined
     used: bool = False  # read by a later op (the program's results are picked among unused values)
+    data: Any = None  # the values drawn for a parameter or constant (None: computed)
+    mag: float | None = None  # the largest finite |element|, where known (drawn data, moved)
+    floor: float = 0.0  # Leaf.floor
+    overflow: bool = False  # Leaf.overflow
+    tan: bool = False  # Leaf.tan
 
     @property
     def dims(self) -> tuple[int, ...]:
@@ -112,13 +123,21 @@ class Val:
 
 @dataclass
 class Leaf:
-    """One array of the program's flattened result, with how to compare it."""
+    """One array of the program's flattened result, with how to compare it. ``floor``: a
+    magnitude its error scales with when that is larger than the array's own (a float sum's
+    sum of |terms|, a remainder's dividend); ``overflow``: some evaluation order of a float sum
+    or product it is may overflow where another does not (both are known only where the op
+    reads drawn data, a parameter or constant, or data movement of it); ``tan``: it is the
+    tan of a value with that floor, whose error tan multiplies by 1 + tan^2."""
 
     dtype: str
     exact: bool
     err: int
     eps: float = 0.0
     reassoc: bool = False
+    floor: float = 0.0
+    overflow: bool = False
+    tan: bool = False
 
 
 @dataclass
@@ -218,6 +237,19 @@ def _finfo(dt: np.dtype):
     return ml_dtypes.finfo(dt) if dt == np.dtype(ml_dtypes.bfloat16) else np.finfo(dt)
 
 
+def _finite_magnitudes(data) -> np.ndarray:
+    """``|data|`` in float64 with the non-finite values as 0."""
+    a = np.abs(np.asarray(data, np.float64))
+    return np.where(np.isfinite(a), a, 0.0)
+
+
+def _max_magnitude(data) -> float | None:
+    """The largest finite ``|element|`` of float ``data`` (None for other types)."""
+    if np.asarray(data).dtype.kind != "f" and np.asarray(data).dtype != np.dtype(ml_dtypes.bfloat16):
+        return None
+    return float(np.max(_finite_magnitudes(data), initial=0.0))
+
+
 def float_specials(dt: np.dtype, denormals: bool = False) -> list[float]:
     fi = _finfo(dt)
     tiny = [float(fi.smallest_subnormal), -float(fi.smallest_subnormal)] if denormals else []
@@ -306,6 +338,17 @@ class _Data:
         return np.array(out, dtype=object).astype(dt).reshape(tuple(dims))
 
 
+def constant_indices(arr: np.ndarray) -> np.ndarray:
+    """Start indices for a Constant: unsigned ones below their type's top bit. XLA CPU
+    (jaxlib 0.10.2) reads a constant unsigned start index with the top bit set as negative
+    (gather and dynamic_slice of u8 255 or u32 4294967295 start at 0) where the spec, and
+    XLA for a parameter of the same value, clamp it to the last start; the cap is still out
+    of bounds, so the clamp stays covered."""
+    if arr.dtype.kind != "u":
+        return arr
+    return np.minimum(arr, np.iinfo(arr.dtype).max >> 1).astype(arr.dtype)
+
+
 # --- the generator -----------------------------------------------------------------------------------
 @dataclass
 class _Scope:
@@ -332,6 +375,8 @@ def _is_int(d): return d in ("s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64
 def _is_signed(d): return d in ("s8", "s16", "s32", "s64")
 def _is_complex(d): return d in ("c64", "c128")
 def _bitwidth(d): return PrimitiveType(d).bit_width
+def _float_format(d): return {"c64": "f32", "c128": "f64"}.get(d, d) if _is_float(d) or _is_complex(d) \
+    else None
 
 
 KINDS = {"float": FLOATS, "int": INTS, "signed": SIGNED, "pred": ("pred",), "complex": COMPLEX,
@@ -461,14 +506,16 @@ class Generator:
         else:
             data = self.data.array(dims, dtype)
         if not self.scope.allow_params or (role == "data" and self.chance(0.12)):
-            v = self.val(self.call("Constant", self.b, data))
-            v.const = True
+            v = self.val(self.call("Constant", self.b, constant_indices(data) if role == "index" else data))
+            v.const, v.data, v.mag = True, data, _max_magnitude(data)
             return v
         number = len(self.params)
         name = f"p{number}"
         self.stmt(f'{name} = Parameter({self.b}, {number}, {render(shape)}, "{name}")')
         self.params.append((number, data))
-        return self.val(name)
+        v = self.val(name)
+        v.data, v.mag = data, _max_magnitude(data)
+        return v
 
     def scalar(self, dtype: str, value) -> Val:
         return self.val(self.call("ConstantR0", self.b, np_dtype(dtype).type(value)), add=False)
@@ -584,7 +631,7 @@ class Generator:
         outs = [pool[-1]] + [v for v in reversed(sinks) if v is not pool[-1]][:4]
         if params and self.chance(0.12):  # a parameter returned as it is (results must not alias it)
             outs.append(self.choice(params))
-        leaves = [Leaf(v.dtype, v.exact, v.err, v.eps, v.reassoc) for v in outs]
+        leaves = [Leaf(v.dtype, v.exact, v.err, v.eps, v.reassoc, v.floor, v.overflow, v.tan) for v in outs]
         if len(outs) == 1 and self.chance(0.9):
             return outs[0].name, leaves
         if len(outs) >= 3 and self.chance(0.3):
@@ -615,7 +662,9 @@ class Generator:
         elif fn in ("Sign", "Ceil", "Floor", "Round", "RoundNearestEven", "IsFinite"):
             self.op(fn, x, exact=not _is_complex(d), bits=False, err=x.err + 1)
         else:
-            self.op(fn, x, exact=False, err=x.err + 2)
+            v = self.op(fn, x, exact=False, err=x.err + 2)
+            if fn in ("Sin", "Cos", "Tan") and _is_float(d):  # |sin'|, |cos'| <= 1; tan' = 1 + tan^2
+                v.floor, v.tan = x.floor, fn == "Tan" and x.floor > 0
 
     def _binary_rhs(self, x: Val, exact=False) -> tuple[Val, Val, list[int]]:
         """(lhs, rhs, broadcast_dimensions) of ``x``'s element type and compatible shapes."""
@@ -671,9 +720,15 @@ class Generator:
             self.op(fn, *args)
         elif fn in ("Max", "Min", "Rem") or (fn in ("Add", "Sub", "Div") and d in ("f32", "f64", "c64")
                                              and not (fn == "Div" and d == "c64")):
-            self.op(fn, *args, exact=exact_in, bits=False, err=err + 1)
+            v = self.op(fn, *args, exact=exact_in, bits=False, err=err + 1)
+            if fn == "Rem" and not rhs.exact and lhs.data is not None:
+                # rem(x, y) = x - n * y moves by n * dy = (x / y) * dy for an error dy of the
+                # divisor: an error relative to |x|, not to the (maybe much smaller) remainder
+                v.floor = _max_magnitude(lhs.data)
         elif fn == "Complex":
             self.op(fn, *args, exact=exact_in, bits=False, err=err)
+        elif fn == "Pow" and _is_complex(d):
+            self.op(fn, *args, exact=False, err=err + 2 + POW_PHASE_STEPS)
         else:
             self.op(fn, *args, exact=False, err=err + 2)
 
@@ -733,7 +788,32 @@ class Generator:
         options = same * 3 + narrower + wider * 3
         if not options:
             raise Rejected("no bitcast target")
-        self.op("BitcastConvertType", x, PrimitiveType(self.choice(options)))  # complex ones included
+        t = self.choice(options)  # complex ones included
+        if self.data.denormals or _float_format(t) in (None, _float_format(x.dtype)):
+            self.op("BitcastConvertType", x, PrimitiveType(t))
+            return
+        # Integer bits read as floats of another format hold subnormals, which XLA CPU flushes
+        # in some ops and not in others (a total-order sort key, a remainder of 1e-45 by itself):
+        # no single right answer, as for subnormal inputs (--denormals), so the program flushes
+        # them itself.
+        v = self.val(self._flush_subnormals(self.val(self.call("BitcastConvertType", x, PrimitiveType(t)),
+                                                     add=False)))
+        v.const = x.const
+
+    def _flush_subnormals(self, v: Val) -> str:
+        """``v`` (float or complex) with its subnormal values (parts) replaced by zeros of the
+        same sign, on the integer bits (float ops need not keep NaN payloads bit for bit)."""
+        if _is_complex(v.dtype):
+            re, im = (self.val(self.call(fn, v), add=False) for fn in ("Real", "Imag"))
+            return self.call("Complex", Ref(self._flush_subnormals(re)), Ref(self._flush_subnormals(im)))
+        width, fi = _bitwidth(v.dtype), _finfo(np_dtype(v.dtype))
+        u = f"u{width}"
+        i = Ref(self.call("BitcastConvertType", v, PrimitiveType(u)))
+        exponent = self.call("And", i, self.scalar(u, ((1 << fi.nexp) - 1) << fi.nmant))
+        tiny = self.call("Eq", Ref(exponent), self.scalar(u, 0))
+        sign = self.call("And", i, self.scalar(u, 1 << (width - 1)))
+        flushed = self.call("Select", Ref(tiny), Ref(sign), i)
+        return self.call("BitcastConvertType", Ref(flushed), PrimitiveType(v.dtype))
 
     def f_reduce_precision(self) -> None:
         x = self.operand("float")
@@ -744,8 +824,10 @@ class Generator:
 
     # --- families: shapes -------------------------------------------------------------------------
     def _same(self, fn: str, x: Val, *args, **kwargs) -> Val:
-        """A data-movement op: the result is as exact as ``x``."""
-        return self.op(fn, x, *args, exact=x.exact, bits=x.bits, err=x.err, **kwargs)
+        """A data-movement op: the result is as exact as ``x``, its elements as large."""
+        v = self.op(fn, x, *args, exact=x.exact, bits=x.bits, err=x.err, **kwargs)
+        v.mag = x.mag
+        return v
 
     def f_reshape(self) -> None:
         x = self.operand()
@@ -835,8 +917,10 @@ class Generator:
         sizes = [n + lo + hi + max(n - 1, 0) * i for n, (lo, hi, i) in zip(x.dims, config, strict=True)]
         if math.prod(sizes) > 4 * MAX_ELEMENTS:
             raise Rejected("too large")
-        self.op("Pad", x, value, config, exact=x.exact and value.exact, bits=x.bits and value.bits,
-                err=max(x.err, value.err))
+        v = self.op("Pad", x, value, config, exact=x.exact and value.exact, bits=x.bits and value.bits,
+                    err=max(x.err, value.err))
+        if x.mag is not None and value.mag is not None:
+            v.mag = max(x.mag, value.mag)
 
     def f_rev(self) -> None:
         x = self.operand()
@@ -898,7 +982,31 @@ class Generator:
         comp = self.binary_comp(fn, [x.dtype, x.dtype], fn.lower())
         init = self.scalar(x.dtype, identity)
         dims = self.subset(range(x.rank))
-        self.op("Reduce", x, init, comp, dims, **self._reduce_exactness(x, fn))
+        v = self.op("Reduce", x, init, comp, dims, **self._reduce_exactness(x, fn))
+        self._order_bounds(v, x, fn, dims)
+
+    @staticmethod
+    def _order_bounds(v: Val, x: Val, fn: str, dims: Sequence[int]) -> None:
+        """Where a float sum or product reads drawn data: its order (implementation-defined)
+        moves a sum by up to (n - 1) * eps * sum|x| (the comparison's scale is at least the
+        largest sum of |terms|: catastrophic cancellation of +-3.4e38 gives 0 in one order
+        and -1.26 in another), and a partial sum or product may overflow in one order and not
+        in another where sum|x|, or the product of the factors past 1 in magnitude, passes
+        the largest float (seed 20261125 program 1765, seed 20261126 program 8024)."""
+        if fn not in ("Add", "Mul") or not _is_float(x.dtype):
+            return
+        if x.data is not None:
+            a = _finite_magnitudes(x.data)
+            with np.errstate(over="ignore"):
+                bound = a.sum(axis=tuple(dims)) if fn == "Add" else np.maximum(a, 1.0).prod(axis=tuple(dims))
+            top = float(np.max(bound, initial=0.0))
+        elif x.mag is not None and fn == "Add":  # moved data: n terms of at most mag each
+            top = x.mag * math.prod(x.dims[d] for d in dims)
+        else:
+            return
+        if fn == "Add":
+            v.floor = top
+        v.overflow = top > float(_finfo(np_dtype(x.dtype)).max)
 
     def _argmax(self) -> None:
         """A variadic Reduce (value, index) -> (max value, its lowest index) under a total order:
@@ -971,6 +1079,7 @@ class Generator:
             k = lhs.dims[-1]
             rdims = (k,) if self.chance(0.4) else (k, int(self.rng.integers(1, 5)))
             rhs = self.operand(dtype=d, dims=rdims)
+            self._check_contraction([k], [*lhs.dims[:-1], *rdims[1:]])
             kwargs, _ = self._dot_kwargs(d)
             self.op("Dot", lhs, rhs, **kwargs, **self._dot_exactness(d, lhs, rhs))
             return
@@ -988,9 +1097,19 @@ class Generator:
         rhs = self.operand(dtype=d, dims=[rdims[p] for p in perm])
         rb = [inv[i] for i in range(nb)]
         rc = [inv[nb + i] for i in range(nc)]
+        self._check_contraction([lhs.dims[a] for a in contract],
+                                [lhs.dims[a] for a in batch + rest[nc:]] + free)
         kwargs, _ = self._dot_kwargs(d)
         dn = hlo_mlir.DotDimensionNumbers(contract, rc, batch, rb)
         self.op("DotGeneral", lhs, rhs, dn, **kwargs, **self._dot_exactness(d, lhs, rhs))
+
+    @staticmethod
+    def _check_contraction(contracted: Sequence[int], result: Sequence[int]) -> None:
+        """Rejects a dot that sums over nothing into a non-empty result: XLA CPU without its
+        algebraic simplifier (the strict reference) leaves that result uninitialized, where
+        the spec's empty sum is 0."""
+        if math.prod(contracted) == 0 and math.prod(result) != 0:
+            raise Rejected("empty contraction")
 
     def f_conv(self) -> None:
         d = self.weighted({"f32": 5, "f64": 1, "bf16": 1, "f16": 1, "s32": 1})
@@ -1036,8 +1155,8 @@ class Generator:
         out = []
         for bound in bounds:
             v = None
-            if self.chance(0.2):
-                v = self.pick(lambda v: v.dims == () and v.dtype == t)
+            if self.chance(0.2):  # not an unsigned constant: it may have the top bit set (constant_indices)
+                v = self.pick(lambda v: v.dims == () and v.dtype == t and not (v.const and t.startswith("u")))
             out.append(v or self.fresh((), t, role="index", bound=bound))
         return out
 
@@ -1083,7 +1202,7 @@ class Generator:
             self.stmt(f'{name} = Parameter({self.b}, {number}, {render(shape)}, "{name}")')
             self.params.append((number, arr))
             return self.val(name, add=False)
-        return self.val(self.call("Constant", self.b, arr), add=False)
+        return self.val(self.call("Constant", self.b, constant_indices(arr)), add=False)
 
     def f_gather(self) -> None:
         x = self.operand(max_rank=3)

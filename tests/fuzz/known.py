@@ -30,7 +30,10 @@ class Known:
 # about (and only those) replaced by a harmless value. The check compiles and runs the tamed
 # program (llvm-cpu) and XLA again: a mismatch anywhere else in the program stays a finding.
 
-TRIG_LIMIT = 64.0  # IREE's f32 sin/cos/tan error is about |x| * 3e-8: past the tolerance from here
+# f32/bf16 sin/cos/tan: trig-range-reduction reduces |x| < 8192 itself; past it IREE's error
+# (about |x| * 3e-8) is past the tolerance. c64 ones use IREE's reduction from 64 on.
+TRIG_LIMIT = 8192.0
+COMPLEX_TRIG_LIMIT = 64.0
 HUGE = 1e30  # a c64 part beyond this (or inf, NaN) is a "special" for complex arithmetic
 
 
@@ -49,12 +52,14 @@ def _scalar(dtype: str, value):
 
 
 def _tame_real_trig(x):
-    """f32/bf16 ``x`` with the elements beyond ``TRIG_LIMIT`` (inf included) as 0; NaN kept."""
+    """f32/bf16 ``x`` with the finite elements beyond ``TRIG_LIMIT`` as 0; inf and NaN kept (both
+    sides' sin/cos/tan of them are NaN, and a sum's order decides between inf and NaN)."""
     import hlo_mlir as h
 
     if x.shape.is_tuple or x.shape.element_type.value not in ("f32", "bf16"):
         return x
-    big = h.Gt(h.Abs(x), h.Full(x.builder, _scalar(x.shape.element_type.value, TRIG_LIMIT), x.shape))
+    kind = x.shape.element_type.value
+    big = h.And(h.Gt(h.Abs(x), h.Full(x.builder, _scalar(kind, TRIG_LIMIT), x.shape)), h.IsFinite(x))
     return h.Select(big, h.Full(x.builder, _scalar(x.shape.element_type.value, 0), x.shape), x)
 
 
@@ -112,20 +117,6 @@ def _wrapped(fn, tame, op_type):
     return call
 
 
-def _coarse_divisor(rem):
-    """``Rem`` whose f32 divisor is rounded to bf16 precision on both sides: ``x - n * y``
-    multiplies an error of ``y`` by ``n = x / y`` (IREE's tan(-6.3) is 1.2e-5 relative off,
-    rem(-6.3, tan(-6.3)) 5e-3), so a divisor from sin/cos/tan near a zero carries their error."""
-    def call(x, y, *args, **kwargs):
-        import hlo_mlir as h
-
-        if args or kwargs or y.shape.is_tuple or y.shape.element_type.value != "f32":
-            return rem(x, y, *args, **kwargs)
-        coarse = h.ConvertElementType(h.ConvertElementType(y, h.PrimitiveType.BF16), h.PrimitiveType.F32)
-        return rem(x, coarse)
-    return call
-
-
 def _atan2_zeros_apart(atan2):
     """``Atan2`` whose (+-0, +-0) elements are ``y`` itself, on both sides: XLA CPU's fused
     atan2 of constant zeros is NaN (its answer for runtime zeros is C99's 0 or +-pi)."""
@@ -141,10 +132,10 @@ def _atan2_zeros_apart(atan2):
 
 
 _TRIG = {"Sin": _tame_real_trig, "Cos": _tame_real_trig, "Tan": _tame_real_trig}
-_C_TRIG_RE = _complex_tamer(TRIG_LIMIT, HUGE)  # sin/cos/tan(x+iy) reduce x
-_C_TRIG_IM = _complex_tamer(HUGE, TRIG_LIMIT)  # tanh, logistic (exp(-z)), exp, expm1 reduce y
+_C_TRIG_RE = _complex_tamer(COMPLEX_TRIG_LIMIT, HUGE)  # sin/cos/tan(x+iy) reduce x
+_C_TRIG_IM = _complex_tamer(HUGE, COMPLEX_TRIG_LIMIT)  # tanh, logistic (exp(-z)), exp, expm1 reduce y
 
-POLE_DISTANCE = 1e-2  # IREE's tan is off by up to 4e-4 relative this close to a pole (XLA: 1e-7)
+POLE_DISTANCE = 1e-2  # IREE's c64 tan/tanh is off by up to 4e-4 relative this close to a pole
 
 
 def _near_pole(x):
@@ -157,20 +148,16 @@ def _near_pole(x):
 
 
 def _tame_near_pole(part: str):
-    """A tamer of tan's (part ``"x"``: a real or the real part) or tanh's (``"y"``: the
-    imaginary part) operands: elements near a pole of tan become 0.5 (0.5+0.5j)."""
+    """A tamer of c64 tan's (part ``"x"``: the real part) or tanh's (``"y"``: the imaginary
+    part) operands: elements near a pole of tan become 0.5+0.5j. (Real tan near its poles
+    is XLA's since trig-range-reduction.)"""
     def tame(x):
         import hlo_mlir as h
 
-        if x.shape.is_tuple or x.shape.element_type.value not in ("f32", "bf16", "c64"):
+        if x.shape.is_tuple or x.shape.element_type.value != "c64":
             return x
-        if x.shape.element_type.value == "c64":
-            near = _near_pole(h.Real(x) if part == "x" else h.Imag(x))
-            return h.Select(near, h.Full(x.builder, np.complex64(0.5 + 0.5j), x.shape), x)
-        if part != "x":
-            return x
-        kind = x.shape.element_type.value
-        return h.Select(_near_pole(x), h.Full(x.builder, _scalar(kind, 0.5), x.shape), x)
+        near = _near_pole(h.Real(x) if part == "x" else h.Imag(x))
+        return h.Select(near, h.Full(x.builder, np.complex64(0.5 + 0.5j), x.shape), x)
     return tame
 
 KNOWN: list[Known] = [
@@ -185,17 +172,12 @@ KNOWN: list[Known] = [
           "test_c64_transcendentals_of_special_parts, test_c64_exp_of_a_large_imaginary_part",
           lambda program, result: _agrees_when_tamed(program, result, {
               "Sin": _C_TRIG_RE, "Cos": _C_TRIG_RE, "Tan": _C_TRIG_RE, "Tanh": _C_TRIG_IM,
-              "Logistic": _C_TRIG_IM, "Exp": _C_TRIG_IM, "Expm1": _C_TRIG_IM})),
+              "Logistic": _C_TRIG_IM, "Expm1": _C_TRIG_IM})),
     Known("tan-near-pole",
           "docs/iree-defects.md, 'sin/cos/tan of large arguments' (tan near its poles)",
           "tests/e2e/test_fuzz_numerics.py::test_tan_near_its_poles",
           lambda program, result: _agrees_when_tamed(program, result, {
               "Tan": _tame_near_pole("x"), "Tanh": _tame_near_pole("y")})),
-    Known("trig-error-through-remainder",
-          "docs/iree-defects.md, 'sin/cos/tan error through a remainder'",
-          "tests/e2e/test_fuzz_numerics.py::test_remainder_by_tan_near_its_zeros",
-          lambda program, result: any(program.ops.get(op) for op in _TRIG) and _agrees_when_tamed(
-              program, result, _TRIG, {"Rem": _coarse_divisor})),
     # XLA's own defect: hlo-mlir's answer is C99's and numpy's
     Known("xla-atan2-of-constant-zeros",
           "docs/iree-defects.md, 'XLA CPU: atan2 of constant zeros'",

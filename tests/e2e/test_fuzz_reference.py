@@ -1,0 +1,100 @@
+"""The fuzzer's reference and comparison where XLA CPU's answer and ours differ for a reason
+that is not a defect of hlo-mlir (issue 9; fuzzer seeds 20261125 and 20261126):
+
+- XLA CPU's f32 convolution is wrong with a negative low padding (docs/iree-defects.md,
+  'XLA CPU: convolution with a negative low padding'): the reference runs without
+  ``convolution-canonicalization`` (``runner.XLA_DISABLED``);
+- a float sum's order is implementation-defined: reordering ``3.4e38 - 3.4e38 - 1.26``
+  gives 0 or -1.26, and a product that holds 3.4e38 may overflow in one order and not in
+  another; a remainder by an inexact divisor, and tan of a reordered sum, carry the error
+  of the divisor (sum) times ``x / y`` (``1 + tan^2``): ``Leaf.floor``, ``Leaf.overflow``
+  and ``Leaf.tan`` (docs/fuzzing.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hlo_mlir import ConvGeneralDilated, ConvolutionDimensionNumbers, Parameter, Shape, XlaBuilder
+from tests import oracle
+from tests.fuzz import compare, generator, runner
+
+
+def _negative_low_padding_conv():
+    """Seed 20261126 program 5435, shrunk: lhs [s0, b, s1, f], kernel [o, i, s0, s1],
+    padding (0, -1) and (-1, 1)."""
+    b = XlaBuilder("conv_negative_low_padding")
+    x = Parameter(b, 0, Shape.parse("f32[3,2,5,2]"), "x")
+    w = Parameter(b, 1, Shape.parse("f32[2,2,2,3]"), "w")
+    dn = ConvolutionDimensionNumbers(input_batch_dimension=1, input_feature_dimension=3,
+                                     input_spatial_dimensions=(0, 2), kernel_input_feature_dimension=1,
+                                     kernel_output_feature_dimension=0, kernel_spatial_dimensions=(2, 3),
+                                     output_batch_dimension=0, output_feature_dimension=1,
+                                     output_spatial_dimensions=(2, 3))
+    return b.build(ConvGeneralDilated(x, w, [1, 1], [(0, -1), (-1, 1)], [1, 1], [1, 1], dn, 1, 1))
+
+
+def _numpy_conv(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """The convolution above in float64: pad (crop) explicitly, then a valid window sum."""
+    lhs = x.astype(np.float64).transpose(1, 3, 0, 2)[:, :, 0:2, 1:]  # [b, f, s0, s1], low/high crops
+    lhs = np.concatenate([lhs, np.zeros(lhs.shape[:3] + (1,))], axis=3)  # s1 high padding 1
+    out = np.zeros((2, 2, 1, 3))
+    for j in range(3):
+        out[:, :, 0, j] = np.einsum("bfst,ofst->bo", lhs[:, :, 0:2, j:j + 3], w.astype(np.float64))
+    return out
+
+
+def test_xla_reference_convolution_with_negative_low_padding():
+    rng = np.random.default_rng(5435)
+    x = rng.normal(0, 1, (3, 2, 5, 2)).astype(np.float32)
+    w = (rng.normal(0, 1, (2, 2, 2, 3)) * 100).astype(np.float32)
+    comp, want = _negative_low_padding_conv(), _numpy_conv(x, w).astype(np.float32)
+    oracle.assert_close(oracle.run_iree(comp, x, w), want, 1e-5, 1e-3, "hlo-mlir vs numpy")
+    reference = oracle.run_xla(comp, x, w, strict=True, disable=runner.XLA_DISABLED)
+    oracle.assert_close(reference, want, 1e-5, 1e-3, "the fuzzer's XLA reference vs numpy")
+
+
+def _leaf(seed: int, index: int, result: int) -> generator.Leaf:
+    return generator.generate(seed, index).leaves[result]
+
+
+# (seed, program, result, XLA's value, ours): each a legitimate difference the leaf accounts for
+CASES = {
+    "cancelling sum": (20261125, 1765, 3, np.float32(-1.2554507), np.float32(0.0)),
+    "overflowing product": (20261126, 8024, 2, np.float32(1.7625452e24), np.float32(np.inf)),
+    "remainder by erf": (20261126, 2473, 0, -0.7542538947569776, -0.7542538947569373),
+    "tan of a sum": (20261125, 2131, 0, 1.8167087458985829, 1.8167087458993165),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_order_and_divisor_errors_are_judged_by_their_condition(case):
+    """The generator marks the leaf (Reduce of drawn data, Rem by an inexact divisor, Tan of
+    such a sum); with the mark the difference is none, without it (or with another value
+    far off) it is one."""
+    seed, index, result, xla, ours = CASES[case]
+    leaf = _leaf(seed, index, result)
+    assert leaf.floor or leaf.overflow, leaf
+    e, a = np.array([xla]), np.array([ours])
+    assert compare.compare([e], [a], [leaf]) == []
+    plain = generator.Leaf(leaf.dtype, leaf.exact, leaf.err, leaf.eps, leaf.reassoc)
+    assert compare.compare([e], [a], [plain])
+    if np.isfinite(ours) and not leaf.overflow:  # the floor is a bound, not a blank cheque
+        assert compare.compare([e], [np.array([xla + 1e-6 * leaf.floor * (1 + xla ** 2)])], [leaf])
+
+
+def test_a_product_without_huge_factors_may_not_overflow():
+    """A product reduction of drawn data whose factors past 1 multiply to a finite value is
+    not marked: one side's inf against a finite value stays a difference."""
+    b = generator.Generator(1, 1)
+    x = generator.Val("x", Shape.parse("f32[2,3]"))
+    x.data = np.float32([[2.0, 0.5, -3.0], [1e3, 1e-3, 4.0]])
+    v = generator.Val("v", Shape.parse("f32[]"))
+    b._order_bounds(v, x, "Mul", [0, 1])
+    assert not v.overflow and v.floor == 0.0
+    b._order_bounds(v, x, "Add", [0, 1])
+    assert v.floor == pytest.approx(1009.501) and not v.overflow
+    x.data = np.float32([[3.4e38, 0.5, -3.0], [1e3, 1e-3, 4.0]])
+    b._order_bounds(v, x, "Mul", [0, 1])
+    assert v.overflow
