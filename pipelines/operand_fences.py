@@ -1,5 +1,6 @@
 """``OperandFencePass``: the base of legalizations that read some operands of some ops
-through an ``optimization_barrier`` (a value IREE can neither fold nor fuse past).
+through an ``optimization_barrier`` (a value IREE can neither fold nor fuse past), and
+``fence_results``, which makes an op's readers read its results through one.
 
 A subclass names the ops (``op_names``), the statistic (``rule_name``) and decides per
 operand (``fences(op, index, value)``); the barrier is created just before the op and
@@ -15,10 +16,21 @@ from typing import ClassVar
 
 from iree.compiler import ir
 
+from dialect_ops.side_effects import optimization_barrier
 from hlo_mlir import _emit
 from pipelines.pass_base import Pass
 
-__all__ = ["OperandFencePass"]
+__all__ = ["OperandFencePass", "fence_results"]
+
+
+def fence_results(op) -> None:
+    """Every reader of ``op``'s results reads them through one barrier created just after ``op``."""
+    results = list(op.results)
+    with ir.InsertionPoint.after(op), op.location:
+        fenced = optimization_barrier(results)
+    barrier = fenced[0].owner.operation
+    for old, new in zip(results, fenced, strict=True):
+        old.replace_all_uses_except(new, barrier)
 
 
 class OperandFencePass(Pass):

@@ -49,6 +49,7 @@ IREE_LEGALIZE = [
     "rng-bit-generator-empty",
     "rng-bit-generator-unsigned",
     "dot-empty-contraction",
+    "empty-pad",
     "top-k-expander",
     "sort-duplicate-operands",
     "sort-network-expander",

@@ -363,3 +363,16 @@ func.func @empty_scatter(%x: tensor<5xi32>, %i: tensor<0x1xi32>, %u: tensor<0xi3
   }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5xi32>, tensor<1x1xi32>, tensor<1xi32>) -> tensor<5xi32>
   return %0, %1 : tensor<5xi32>, tensor<5xi32>
 }
+
+// -----
+
+// Check that a pad of a zero-element operand is a broadcast of the padding value, and a pad of elements is kept.
+// CHECK-LABEL: func.func @empty_pad
+// CHECK: %[[B:.*]] = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<f16>) -> tensor<3x5x1xf16>
+// CHECK: %[[P:.*]] = stablehlo.pad %arg2, %arg1
+// CHECK: return %[[B]], %[[P]]
+func.func @empty_pad(%x: tensor<1x2x0xf16>, %v: tensor<f16>, %y: tensor<1x2x1xf16>) -> (tensor<3x5x1xf16>, tensor<3x5x2xf16>) {
+  %0 = stablehlo.pad %x, %v, low = [0, 0, 2], high = [2, 1, -1], interior = [0, 2, 0] : (tensor<1x2x0xf16>, tensor<f16>) -> tensor<3x5x1xf16>
+  %1 = stablehlo.pad %y, %v, low = [0, 0, 2], high = [2, 1, -1], interior = [0, 2, 0] : (tensor<1x2x1xf16>, tensor<f16>) -> tensor<3x5x2xf16>
+  return %0, %1 : tensor<3x5x1xf16>, tensor<3x5x2xf16>
+}

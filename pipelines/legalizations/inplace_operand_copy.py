@@ -74,6 +74,7 @@ from dialect_ops.constant import constant
 from dialect_ops.elementwise import binary
 from dialect_ops.side_effects import optimization_barrier
 from pipelines.matchers import defining_op, element_dtype, producer, static_dims
+from pipelines.operand_fences import fence_results
 from pipelines.pass_base import Pass
 from pipelines.registry import register
 
@@ -281,12 +282,7 @@ class InplaceOperandCopy(Pass):
             # fences first: an in-place op reading a fenced result then copies it
             for op in ops:
                 if op.operation.name == "stablehlo.sort" and _fused_readers(op):
-                    results = list(op.results)
-                    with ir.InsertionPoint.after(op), op.location:
-                        fenced = optimization_barrier(results)
-                    barrier = fenced[0].owner.operation
-                    for old, new in zip(results, fenced, strict=True):
-                        old.replace_all_uses_except(new, barrier)
+                    fence_results(op)
                     self.record("sort-result-fence")
                     changed = True
             for op in ops:

@@ -43,8 +43,9 @@ from __future__ import annotations
 
 from iree.compiler import ir
 
-from hlo_mlir import _emit
+from dialect_ops.side_effects import optimization_barrier
 from pipelines.matchers import producer
+from pipelines.operand_fences import fence_results
 from pipelines.pass_base import Pass
 from pipelines.registry import register
 from pipelines.sort_regions import comparator_block
@@ -64,10 +65,6 @@ def _dead_results_read(op) -> bool:
     dead_read = any(not _has_uses(r) and (_has_uses(args[2 * k]) or _has_uses(args[2 * k + 1]))
                     for k, r in enumerate(results))
     return dead_read and any(_has_uses(r) for r in results)
-
-
-def _barrier(values) -> list[ir.Value]:
-    return list(_emit.create("stablehlo.optimization_barrier", values, [v.type for v in values]).results)
 
 
 @register
@@ -101,7 +98,7 @@ class SortBarriers(Pass):
             if producer(value, "stablehlo.iota") is None:
                 continue
             with ir.InsertionPoint(op), op.location:
-                (private,) = _barrier([value])
+                (private,) = optimization_barrier([value])
             op.operation.operands[k] = private
             self.record("shared-iota")
 
@@ -113,16 +110,11 @@ class SortBarriers(Pass):
                 seen.add(value)
                 continue
             with ir.InsertionPoint(op), op.location:
-                (private,) = _barrier([value])
+                (private,) = optimization_barrier([value])
             op.operation.operands[k] = private
             self.record("shared-operand")
 
     def _keep_results(self, op) -> None:
         """dead-result: all results through one barrier, the uses reading the barrier."""
-        results = list(op.results)
-        with ir.InsertionPoint.after(op), op.location:
-            kept = _barrier(results)
-        barrier = kept[0].owner.operation
-        for old, new in zip(results, kept, strict=True):
-            old.replace_all_uses_except(new, barrier)
+        fence_results(op)
         self.record("dead-result")

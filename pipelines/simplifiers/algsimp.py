@@ -306,6 +306,17 @@ def empty_scatter(op):
     return inputs if all(x.type == r.type for x, r in zip(inputs, op.results, strict=True)) else None
 
 
+@pattern("stablehlo.pad")
+def empty_pad(op):
+    """pad(x, v) -> broadcast_in_dim(v) when x has no elements (XLA's HandlePad: every
+    result element is padding)."""
+    x, result = op.operands[0], op.results[0]
+    if not (isinstance(x.type, ir.RankedTensorType) and x.type.has_static_shape and 0 in x.type.shape
+            and result.type.has_static_shape):
+        return None
+    return [shape_ops.broadcast_in_dim(op.operands[1], list(result.type.shape), [])]
+
+
 # --- tuples (XLA's TupleSimplifier) ---------------------------------------------------------
 @pattern("stablehlo.get_tuple_element")
 def tuple_element_of_tuple(op):
@@ -340,6 +351,7 @@ PATTERNS = (
     concatenate_single,
     rank0_dynamic_slice,
     empty_scatter,
+    empty_pad,
     tuple_element_of_tuple,
 )
 

@@ -154,7 +154,8 @@ def _sort_of_unit_transpose_of_top_k():
     t = Transpose(GetTupleElement(TopK(x, 1, True), 0), [2, 0, 1])
     s = Sort([t, p], CreateScalarLtComputation([PrimitiveType.F32, PrimitiveType.S32]), 1, True)
     comp = b.build(Tuple(b, [GetTupleElement(s, 0), GetTupleElement(s, 1)]))
-    x0 = np.float32([[[3, 1, 4, 1], [5, 9, 2, 6]], [[5, 3, 5, 8], [9, 7, 9, 3]], [[2, 3, 8, 4], [6, 2, 6, 4]]])
+    x0 = np.float32([[[3, 1, 4, 1], [5, 9, 2, 6]], [[5, 3, 5, 8], [9, 7, 9, 3]],
+                     [[2, 3, 8, 4], [6, 2, 6, 4]]])
     p0 = np.arange(6, dtype=np.int32).reshape(1, 3, 2)
     keys = x0.max(axis=2)[None]  # Transpose [2, 0, 1] of the [3, 2, 1] top values
     order = np.argsort(keys, axis=1, kind="stable")

@@ -43,6 +43,7 @@ from hlo_mlir import (
     PrimitiveType,
     RandomAlgorithm,
     Rem,
+    Reshape,
     Rev,
     RngBitGenerator,
     Round,
@@ -507,3 +508,38 @@ def test_sort_of_a_dynamic_slice_of_a_parameter():
         r, c = min(i0, 3), min(j0, 3)
         expected = p0[r:r + 2, c:c + 1][min(k0, 1):min(k0, 1) + 1, 0:1]
         _strict_check(comp, [p0, np.int8(i0), np.int8(j0), np.int8(k0)], expected)
+
+
+@pytest.mark.parametrize("passes", ["O0", "O2"])
+def test_pad_of_an_empty_operand_read_twice(passes):
+    """``p = Pad(x f16[1,2,0], v, ...)`` read by ``Rev`` and ``Reshape`` compiles: IREE made
+    the pad of no elements an undistributed fill ("write affecting operations on global
+    resources are restricted to workgroup distributed contexts"); algsimp's rule empty_pad
+    makes it a broadcast of ``v`` (seed 20261125 program 1838), also at O0 (the empty-pad
+    legalization)."""
+    b = XlaBuilder("pad_of_empty_read_twice")
+    x = Parameter(b, 0, Shape.parse("f16[1,2,0]"), "x")
+    v = Parameter(b, 1, Shape.parse("f16[]"), "v")
+    p = Pad(x, v, [(0, 2, 0), (0, 1, 2), (2, -1, 0)])
+    comp = b.build(Tuple(b, [Rev(p, [1]), Reshape(p, [1, 5, 3])]))
+    v0 = np.float16(-8.92)
+    full = np.full((3, 5, 1), v0, np.float16)
+    x0 = np.zeros((1, 2, 0), np.float16)
+    oracle.assert_close(oracle.run_iree(comp, x0, v0, passes=passes), (full, full.reshape(1, 5, 3)), 0.0, 0.0,
+                        f"hlo-mlir at {passes} vs numpy")
+    _strict_check(comp, [x0, v0], (full, full.reshape(1, 5, 3)))
+
+
+def test_dot_of_a_convert_read_elsewhere():
+    """``c = ConvertElementType(x s32[2,3], F32)`` read by ``Dot(v, c)`` and a concatenate
+    compiles: with data tiling IREE fused the convert into the matvec dispatch and stored it
+    from there too (seed 20261125 program 606)."""
+    b = XlaBuilder("dot_of_shared_convert")
+    x = Parameter(b, 0, Shape.parse("s32[2,3]"), "x")
+    v = Parameter(b, 1, Shape.parse("f32[2]"), "v")
+    c = ConvertElementType(x, PrimitiveType.F32)
+    comp = b.build(Tuple(b, [Dot(v, c), ConcatInDim(b, [c, c], 0)]))
+    x0 = np.int32([[1, -2, 3], [4, 5, -6]])
+    v0 = np.float32([0.5, -2])
+    cf = x0.astype(np.float32)
+    _strict_check(comp, [x0, v0], (v0 @ cf, np.concatenate([cf, cf], 0)))
