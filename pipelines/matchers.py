@@ -12,6 +12,7 @@ from iree.compiler import ir
 from hlo_mlir.shape import Shape
 
 __all__ = [
+    "ops_where",
     "defining_op",
     "producer",
     "op_name",
@@ -24,6 +25,20 @@ __all__ = [
     "same_bits",
     "is_constant",
 ]
+
+
+def ops_where(root, predicate) -> list[ir.Operation]:
+    """The ops under ``root`` (a module or an op, itself included) for which
+    ``predicate(op)`` holds, inner ops before the ops that hold them (MLIR's post-order walk)."""
+    found: list[ir.Operation] = []
+
+    def visit(op):
+        if predicate(op):
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    root.operation.walk(visit, ir.WalkOrder.POST_ORDER)
+    return found
 
 
 def defining_op(value: ir.Value):

@@ -18,6 +18,7 @@ from iree.compiler import ir
 
 from dialect_ops.side_effects import optimization_barrier
 from hlo_mlir import _emit
+from pipelines.matchers import ops_where
 from pipelines.pass_base import Pass
 
 __all__ = ["OperandFencePass", "fence_results"]
@@ -43,14 +44,7 @@ class OperandFencePass(Pass):
         raise NotImplementedError
 
     def run(self, module: ir.Module) -> bool:
-        found: list = []
-
-        def visit(op):
-            if op.name in self.op_names:
-                found.append(op)
-            return ir.WalkResult.ADVANCE
-
-        module.operation.walk(visit)
+        found = ops_where(module, lambda op: op.name in self.op_names)
         changed = False
         with module.context:
             for op in found:

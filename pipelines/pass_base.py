@@ -28,6 +28,7 @@ from iree.compiler import ir, passmanager, rewrite
 
 from hlo_mlir.context import diagnostics_to_errors
 from hlo_mlir.errors import HloMlirError, InvalidArgumentError
+from pipelines.matchers import ops_where
 
 __all__ = [
     "Pass",
@@ -278,14 +279,7 @@ class ExpanderPass(Pass):
         return self.name
 
     def run(self, module: ir.Module) -> bool:
-        found: list = []
-
-        def visit(op):
-            if self.matches(op):
-                found.append(op)
-            return ir.WalkResult.ADVANCE
-
-        module.operation.walk(visit)
+        found = ops_where(module, self.matches)
         with module.context:
             for op in found:
                 rule = self.rule(op)

@@ -48,7 +48,7 @@ from iree.compiler import ir
 
 from dialect_ops.side_effects import optimization_barrier
 from hlo_mlir.ir_access import element_type_name
-from pipelines.matchers import defining_op, op_name, static_dims, xla_arrays
+from pipelines.matchers import defining_op, op_name, ops_where, static_dims, xla_arrays
 from pipelines.pass_base import Pass
 from pipelines.registry import register
 
@@ -133,15 +133,9 @@ class ComplexSourceBarriers(Pass):
     legalizes_for_iree = True
 
     def run(self, module: ir.Module) -> bool:
-        sources = []
-
-        def visit(op):
-            if (not len(op.regions) and op.name not in (_BARRIER, "stablehlo.constant")
-                    and any(_is_complex(r) for r in op.results) and _in_program_body(op)):
-                sources.append(op)
-            return ir.WalkResult.ADVANCE
-
-        module.operation.walk(visit)
+        sources = ops_where(module, lambda op: (
+            not len(op.regions) and op.name not in (_BARRIER, "stablehlo.constant")
+            and any(_is_complex(r) for r in op.results) and _in_program_body(op)))
         fired_before = sum(self.statistics.values())
         contraction_memo: dict[ir.Value, bool] = {}
         argument_memo: dict[ir.Value, bool] = {}

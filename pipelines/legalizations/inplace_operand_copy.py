@@ -73,7 +73,7 @@ from iree.compiler import ir
 from dialect_ops.constant import constant
 from dialect_ops.elementwise import binary
 from dialect_ops.side_effects import optimization_barrier
-from pipelines.matchers import defining_op, element_dtype, producer, static_dims
+from pipelines.matchers import defining_op, element_dtype, ops_where, producer, static_dims
 from pipelines.operand_fences import fence_results
 from pipelines.pass_base import Pass
 from pipelines.registry import register
@@ -269,14 +269,7 @@ class InplaceOperandCopy(Pass):
     legalizes_for_iree = True
 
     def run(self, module: ir.Module) -> bool:
-        ops = []
-
-        def visit(op):
-            if _inplace_operands(op):
-                ops.append(op)
-            return ir.WalkResult.ADVANCE
-
-        module.operation.walk(visit)
+        ops = ops_where(module, _inplace_operands)
         changed = False
         with module.context:
             # fences first: an in-place op reading a fenced result then copies it

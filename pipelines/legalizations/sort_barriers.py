@@ -44,7 +44,7 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from dialect_ops.side_effects import optimization_barrier
-from pipelines.matchers import producer
+from pipelines.matchers import ops_where, producer
 from pipelines.operand_fences import fence_results
 from pipelines.pass_base import Pass
 from pipelines.registry import register
@@ -75,14 +75,7 @@ class SortBarriers(Pass):
     legalizes_for_iree = True
 
     def run(self, module: ir.Module) -> bool:
-        sorts = []
-
-        def visit(op):
-            if op.operation.name == "stablehlo.sort":
-                sorts.append(op)
-            return ir.WalkResult.ADVANCE
-
-        module.operation.walk(visit)
+        sorts = ops_where(module, lambda op: op.name == "stablehlo.sort")
         fired_before = sum(self.statistics.values())
         with module.context:
             for op in sorts:

@@ -63,7 +63,7 @@ from dialect_ops.constant import constant
 from dialect_ops.elementwise import binary
 from hlo_mlir import _emit
 from hlo_mlir.ir_access import bool_attr, comparison_direction, comparison_type
-from pipelines.matchers import element_dtype, producer, splat_of
+from pipelines.matchers import element_dtype, ops_where, producer, splat_of
 from pipelines.pass_base import Pass
 from pipelines.regions import clone_ops
 from pipelines.registry import register
@@ -228,15 +228,7 @@ def _int_constant(value: int, dtype: np.dtype) -> ir.Value:
 # --- loop structure -------------------------------------------------------------------------
 def while_ops(module: ir.Module) -> list:
     """Every ``stablehlo.while`` of ``module``, inner loops before the loops holding them."""
-    found: list = []
-
-    def visit(op):
-        if op.name == "stablehlo.while":
-            found.append(op.opview)
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit, ir.WalkOrder.POST_ORDER)
-    return found
+    return [op.opview for op in ops_where(module, lambda op: op.name == "stablehlo.while")]
 
 
 def _nested(ops: Iterable) -> list:
