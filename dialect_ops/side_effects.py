@@ -26,7 +26,7 @@ from iree.compiler import ir
 
 from dialect_ops._args import int_arg
 from dialect_ops.tuple_ops import get_tuple_element, tuple_
-from hlo_mlir import _emit
+from hlo_mlir import _emit, ir_access
 from hlo_mlir.builder import XlaBuilder, XlaOp, builder_of
 from hlo_mlir.errors import InvalidArgumentError, ShapeError
 from hlo_mlir.shape import Shape
@@ -353,11 +353,11 @@ def OptimizationBarrier(operand: XlaOp) -> XlaOp:
 
 
 def optimization_barrier(values: Sequence[ir.Value]) -> list[ir.Value]:
-    """``stablehlo.optimization_barrier``: the same values, opaque to rewrites."""
+    """``stablehlo.optimization_barrier``: the same values, opaque to rewrites (any tensor
+    type, quantized ones included)."""
     for v in values:
-        shape = _emit.shape_of(v)
-        if shape.is_tuple:
+        if ir_access.is_tuple(v.type):
             # StableHLO's barrier takes tensors and tokens; a nested tuple has no flat form.
             raise ShapeError(f"OptimizationBarrier requires arrays, tokens or a tuple of them; "
-                             f"got an element {shape}.")
+                             f"got an element {_emit.shape_of(v)}.")
     return list(_emit.create("stablehlo.optimization_barrier", values, [v.type for v in values]).results)

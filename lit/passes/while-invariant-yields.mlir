@@ -135,3 +135,25 @@ func.func @kept(%n: tensor<i32>, %a: tensor<4xf32>, %u: tensor<1xf32>) -> tensor
   }
   return %r#2 : tensor<4xf32>
 }
+
+// -----
+
+// Check that an array yield computed from a gather of its carried value (as in
+// sort-network-expander's loops) is left alone.
+// CHECK-LABEL: func.func @gathered
+// CHECK-NOT: stablehlo.optimization_barrier
+func.func @gathered(%n: tensor<i32>, %a: tensor<4xf32>, %p: tensor<4xi32>, %s: tensor<4xi1>) -> tensor<4xf32> {
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %r:3 = stablehlo.while(%i = %c, %m = %n, %x = %a) : tensor<i32>, tensor<i32>, tensor<4xf32>
+  cond {
+    %q = stablehlo.compare LT, %i, %m, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %q : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i1 = stablehlo.add %i, %one : tensor<i32>
+    %g = "stablehlo.torch_index_select"(%x, %p) <{batch_dims = 0 : i64, dim = 0 : i64}> : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
+    %y = stablehlo.select %s, %g, %x : tensor<4xi1>, tensor<4xf32>
+    stablehlo.return %i1, %m, %y : tensor<i32>, tensor<i32>, tensor<4xf32>
+  }
+  return %r#2 : tensor<4xf32>
+}

@@ -21,7 +21,8 @@ canonicalizations then drop a value from one region only when, for carried value
 
 IREE folds more than a pass of ours can predict, so every yield gets the tie except the
 carried value itself (a pass-through, which IREE drops from both regions alike), a counter
-(the carried value plus or minus a constant without zeros) and an in-place update (below),
+(the carried value plus or minus a constant without zeros), an array computed from a
+gather of the carried value (``_gathered``) and an in-place update (below),
 each the first yield of its value::
 
     %r:3 = stablehlo.while(%i = %c0, %n = %a1, %x = %a0) ... do {
@@ -110,6 +111,33 @@ def _updates_in_place(value: ir.Value, carried: ir.BlockArgument) -> bool:
     return value == carried
 
 
+_GATHERS = ("stablehlo.torch_index_select", "stablehlo.gather", "stablehlo.dynamic_slice")
+
+
+def _gathered(value: ir.Value, carried: ir.BlockArgument) -> bool:
+    """Whether ``value`` has more than one element and is computed (within the body's block)
+    from a gather of ``carried`` (``torch_index_select``, ``gather``, ``dynamic_slice``): a
+    read no fold removes, as in sort-network-expander's loops. A tie there costs a pass over
+    the array in every iteration, and on the network's loop IREE's runtime failed with a null
+    buffer ("ref is null" in ``hal.buffer.subspan``), so such yields are left alone."""
+    dims = static_dims(value)
+    if dims is None or int(np.prod(dims)) <= 1:
+        return False
+    block, seen, todo = carried.owner, set(), [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, ir.BlockArgument) or v in seen:
+            continue
+        seen.add(v)
+        op = v.owner
+        if op.operation.block != block:
+            continue
+        if op.name in _GATHERS and op.operands[0] == carried:
+            return True
+        todo.extend(op.operands)
+    return False
+
+
 def _neutral(value: ir.Value) -> tuple[str, np.ndarray] | None:
     """The op and scalar that leave ``value`` bit for bit (``xor`` with false for pred:
     IREE folds ``or(true, z)``); None for a value without one or of a dynamic shape."""
@@ -154,7 +182,7 @@ class WhileInvariantYields(Pass):
                     carried = body.arguments[k]
                     if value == carried:
                         continue
-                    if value not in kept and _reads_robustly(value, carried):
+                    if value not in kept and (_reads_robustly(value, carried) or _gathered(value, carried)):
                         kept.add(value)
                         continue
                     neutral = _neutral(value)
