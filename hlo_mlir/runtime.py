@@ -323,9 +323,27 @@ class LoadedModule:
         buffer_view = value._buffer_view
         if _is_mappable(buffer_view.get_buffer()):
             # The mapped result itself, no copy: every call returns fresh buffers (constants
-            # included), and the array keeps its buffer alive (tests/e2e/test_runtime.py).
-            return value.to_host()
+            # included), and the array keeps its buffer and device alive
+            # (tests/e2e/test_runtime.py).
+            mapped = value.to_host()
+            return np.asarray(_DeviceMemory(mapped, self._device)).view(mapped.dtype)
         return _read_back(self._device, buffer_view, value.dtype)
+
+
+class _DeviceMemory:
+    """The base of a result array that maps a device buffer: it holds the mapped array
+    (IREE keeps the mapping alive as long as that array) and the device. IREE's buffers
+    do not keep their device alive, and unmapping a buffer whose device is gone crashes
+    the process, so without this a result freed after its device (forgotten after a
+    loss, or freed first by the garbage collector or at interpreter exit) would take the
+    caller's process down. The result is ``np.asarray`` of this object viewed as the
+    mapped dtype (the array interface spells ml_dtypes' types as raw bytes)."""
+
+    __slots__ = ("__array_interface__", "_keep")
+
+    def __init__(self, mapped: np.ndarray, device) -> None:
+        self.__array_interface__ = mapped.__array_interface__
+        self._keep = (device, mapped)  # a tuple releases its items last to first
 
 
 def _preferred_driver(exports) -> str:

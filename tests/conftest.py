@@ -12,7 +12,6 @@ from __future__ import annotations
 import atexit
 import ctypes
 import functools
-import gc
 import glob
 import os
 import shutil
@@ -60,14 +59,3 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "vulkan" in item.keywords:
             item.add_marker(skip)
-
-
-def pytest_runtest_teardown(item, nextitem):
-    """Collects cyclic garbage after each test file. OPEN DEFECT (issue 9, session 5 note):
-    at 4e05a4e the full suite segfaulted in its first full collection (hypothesis's
-    ``gc.collect()`` in tests/unit/test_while_loops.py), freeing an object some earlier file
-    left in a reference cycle, most likely an MLIR Python object whose IR is gone. With a
-    collection after every file the same suite passed (1851 passed, 27 xfailed). This keeps
-    CI meaningful while the object is found; remove it once the lifetime bug is fixed."""
-    if nextitem is None or nextitem.fspath != item.fspath:
-        gc.collect()

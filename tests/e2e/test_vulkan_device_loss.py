@@ -5,6 +5,7 @@ device as such and forgets it, so that the next ``load`` works again.
 
 from __future__ import annotations
 
+import pathlib
 import subprocess
 import sys
 
@@ -86,3 +87,39 @@ def test_other_runtime_errors_keep_the_device():
     with pytest.raises(RuntimeCallError, match="the IREE runtime failed: INVALID_ARGUMENT"):
         module.main(*ARGS)
     assert load(vmfb, "local-sync")._device is module._device
+
+
+# Results map their device's buffers; freeing one after its device was freed crashed the
+# process (SIGSEGV in IREE's unmap). The full test suite hit it in a garbage collection
+# that freed a traceback holding such a result after the lost device of
+# test_a_lost_device_is_reported_and_forgotten; a user keeping results of a module whose
+# device was lost would too. In a child process: the defect kills the process.
+_RESULTS_OUTLIVE_THEIR_DEVICE = """
+import gc
+import numpy as np
+import hlo_mlir
+from hlo_mlir.runtime import load
+from tests.e2e.test_vulkan_device_loss import ARGS, EXPECTED, SCATTER_INTO_CONSTANT
+
+vmfb = hlo_mlir.compile(SCATTER_INTO_CONSTANT, passes="O0")
+results = []
+for driver in ("local-sync", "local-task") * 3:
+    module = load(vmfb, driver)
+    results.append(module.main(*ARGS))
+    module._device_lost()  # forgotten: the module held the last reference to its device
+    del module
+    gc.collect()
+for result in results:
+    np.testing.assert_array_equal(result, EXPECTED)
+    result[0] = 7  # still writable memory of its own
+del results, result
+gc.collect()
+print("results outlived their devices")
+"""
+
+
+def test_results_outlive_their_device():
+    child = subprocess.run([sys.executable, "-c", _RESULTS_OUTLIVE_THEIR_DEVICE], capture_output=True,
+                           text=True, timeout=300, cwd=str(pathlib.Path(__file__).parents[2]))
+    assert child.returncode == 0, f"exit {child.returncode}: {child.stderr[-2000:]}"
+    assert child.stdout.strip() == "results outlived their devices"
