@@ -40,13 +40,16 @@ def _backend():
     return client, xla_client
 
 
-def _flat_entry_text(computation) -> tuple[str, list[Shape], list[Shape]]:
-    """MLIR text whose @main takes and returns only arrays (PjRt rejects tuples)."""
+def _flat_entry_text(computation, opaque_constants: bool = False) -> tuple[str, list[Shape], list[Shape]]:
+    """MLIR text whose @main takes and returns only arrays (PjRt rejects tuples); with
+    ``opaque_constants`` every constant is read through an ``optimization_barrier``."""
     from iree.compiler import ir
 
     from hlo_mlir import _emit, context, ir_access
 
     module = hlo_mlir.compiler.as_module(computation)
+    if opaque_constants:
+        _fence_constants(module)
     main = ir_access.entry_function(module)
     if main is None:
         raise ValueError("the oracle requires a module with a public @main function")
@@ -90,6 +93,18 @@ def _flat_entry_text(computation) -> tuple[str, list[Shape], list[Shape]]:
     return module.operation.get_asm(), params, results
 
 
+def _fence_constants(module) -> None:
+    """Reads every ``stablehlo.constant`` of ``module`` (nested ones too) through an
+    ``optimization_barrier``: the same values, which XLA can no longer evaluate at compile time."""
+    from hlo_mlir import context
+    from pipelines.matchers import ops_where
+    from pipelines.operand_fences import fence_results
+
+    with context.get_context():
+        for constant in ops_where(module, lambda op: op.name == "stablehlo.constant"):
+            fence_results(constant)
+
+
 def _flatten(args, shapes):
     flat = []
     for a, s in zip(args, shapes, strict=True):
@@ -100,7 +115,8 @@ def _flatten(args, shapes):
     return flat
 
 
-def run_xla(computation, *args, strict: bool = False, disable: Sequence[str] = ()):
+def run_xla(computation, *args, strict: bool = False, disable: Sequence[str] = (),
+            opaque_constants: bool = False):
     """Runs ``computation`` on XLA CPU; returns an array or a flat tuple like hlo_mlir.runtime.
 
     ``strict`` disables XLA's algebraic simplifier (use it when XLA checks a pass of ours).
@@ -108,9 +124,13 @@ def run_xla(computation, *args, strict: bool = False, disable: Sequence[str] = (
     ``constant_folding``, whose evaluator differs from XLA's compiled code (jaxlib 0.10.2:
     ``clz`` of a negative constant gives -32 where the compiled op gives 0), and asks XLA
     without ``fusion`` for a second opinion (a fused ``atan2(iota, iota)`` gives NaN at 0).
+    ``opaque_constants`` reads every constant through an optimization barrier: XLA then
+    computes at run time what it would evaluate at compile time (jaxlib 0.10.2 compares two
+    compile-time NaNs as unordered under TOTALORDER, where the spec and its run-time code
+    order them).
     """
     client, xc = _backend()
-    text, params, results = _flat_entry_text(computation)
+    text, params, results = _flat_entry_text(computation, opaque_constants)
     options = xc.CompileOptions()
     disabled = (["algsimp"] if strict else []) + list(disable)
     if disabled:
