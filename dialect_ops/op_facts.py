@@ -37,6 +37,7 @@ __all__ = [
     "fold_unary",
     "UNARY_FOLDS",
     "INVOLUTIONS",
+    "ELEMENTWISE_OPS",
 ]
 
 # Element-type classes the per-class facts are keyed by.
@@ -308,6 +309,16 @@ def fold_binary(op_name: str, x: np.ndarray, y: np.ndarray) -> np.ndarray | None
 # Unary ops f with f(f(x)) == x for every x (negate also for the most negative integer,
 # which wraps twice; not is logical for PRED and bitwise for integers).
 INVOLUTIONS = ("stablehlo.negate", "stablehlo.not")
+
+# XLA's element-wise ops (HloInstruction::IsElementwise) by StableHLO name: each result
+# element reads only the operand elements at its own index.
+ELEMENTWISE_OPS = frozenset(f"stablehlo.{name}" for name in """
+    abs add and atan2 cbrt ceil clamp complex compare convert cosine count_leading_zeros divide
+    exponential exponential_minus_one floor imag is_finite log log_plus_one logistic maximum
+    minimum multiply negate not or popcnt power real reduce_precision remainder round_nearest_afz
+    round_nearest_even rsqrt select shift_left shift_right_arithmetic shift_right_logical sign
+    sine sqrt subtract tan tanh xor
+    """.split())
 
 
 # Unary ops whose numpy result is exactly XLA's (correctly rounded or exact).

@@ -46,7 +46,11 @@ from hlo_mlir.shape import ProgramShape, Shape
 if TYPE_CHECKING:
     from hlo_mlir.module import HloModule
 
-__all__ = ["HloInstruction", "HloComputation"]
+__all__ = ["HloInstruction", "HloComputation", "KNOWN_TRIP_COUNT_ATTR"]
+
+# Where while-loop-trip-count-annotator stores a loop's trip count (XLA's
+# WhileLoopBackendConfig.known_trip_count): a discardable i64 attribute of stablehlo.while.
+KNOWN_TRIP_COUNT_ATTR = "hlo_mlir.known_trip_count"
 
 
 class HloInstruction:
@@ -73,6 +77,12 @@ class HloInstruction:
         """The result shape (a tuple shape for several results or none)."""
         shapes = [Shape.from_mlir_type(r.type) for r in self.operation.results]
         return shapes[0] if len(shapes) == 1 else Shape.tuple_shape(shapes)
+
+    @property
+    def known_trip_count(self) -> int | None:
+        """How many times a ``stablehlo.while`` runs its body, as the
+        ``while-loop-trip-count-annotator`` pass found it; None when not annotated."""
+        return ir_access.optional_int_attr(self.operation, KNOWN_TRIP_COUNT_ATTR)
 
     def called_computations(self) -> list["HloComputation"]:
         """The module's functions this instruction refers to (e.g. the callee of a call)."""

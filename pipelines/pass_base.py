@@ -75,6 +75,9 @@ class Pass:
     (``registry.register`` refuses typed attributes outside a dataclass)."""
 
     name: ClassVar[str] = ""
+    # Other names a pipeline spec may use (kebab case, unique across names and aliases):
+    # spec 004's name where it differs from ``name`` (``algsimp`` is ``algebraic-simplifier``).
+    aliases: ClassVar[tuple[str, ...]] = ()
     statistics: Counter[str] = dataclasses.field(
         default_factory=Counter, init=False, repr=False, compare=False
     )

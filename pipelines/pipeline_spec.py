@@ -116,7 +116,7 @@ class _Parser:
                 f"group: fixed-point{{max-iterations=N}}(...)."
             ) from None
         try:
-            return [PassNode(name, cls.from_options(options))]
+            return [PassNode(cls.name, cls.from_options(options))]  # an alias runs as its pass
         except InvalidArgumentError as e:
             raise self.error(e.message) from None
 

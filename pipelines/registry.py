@@ -1,7 +1,9 @@
 """The one registry of passes, keyed by kebab-case name (STYLE.md point 6).
 
-``@register`` adds a pass class; ``get(name)`` looks one up (an unknown name fails
-with the list of valid ones); ``all_passes()`` lists them all. A pass lives in the
+``@register`` adds a pass class; ``get(name)`` looks one up by its name or one of its
+``aliases`` (spec 004's name where ours differs: ``algebraic-simplifier`` is ``algsimp``;
+an unknown name fails with the list of valid ones); ``all_passes()`` lists them all, by
+name, and ``aliases()`` maps each alias to its pass's name. A pass lives in the
 folder of its kind, in a module named after it (``sort-network-expander`` in
 ``pipelines/expanders/sort_network_expander.py``): ``simplifiers`` (XLA's simplification
 passes and upstream MLIR ones), ``expanders`` (XLA's op expanders), ``legalizations``
@@ -23,9 +25,10 @@ import threading
 from hlo_mlir.errors import InvalidArgumentError
 from pipelines.pass_base import Pass
 
-__all__ = ["register", "get", "all_passes", "unregister", "KINDS"]
+__all__ = ["register", "get", "all_passes", "aliases", "unregister", "KINDS"]
 
 _PASSES: dict[str, type[Pass]] = {}
+_ALIASES: dict[str, str] = {}  # alias -> the name of its pass
 KINDS = ("simplifiers", "expanders", "legalizations", "performance", "analyses")
 _PACKAGES = tuple(f"pipelines.{kind}" for kind in KINDS)
 _loaded = False
@@ -57,8 +60,43 @@ def register(cls: type[Pass]) -> type[Pass]:
         raise InvalidArgumentError(
             f"register requires unique pass names; '{name}' is already {_PASSES[name].__qualname__}."
         )
+    if name in _ALIASES:
+        raise InvalidArgumentError(
+            f"register requires unique pass names; '{name}' is already an alias of pass '{_ALIASES[name]}'."
+        )
+    aliases = _checked_aliases(cls)
     _PASSES[name] = cls
+    _ALIASES.update(dict.fromkeys(aliases, name))
     return cls
+
+
+def _checked_aliases(cls: type[Pass]) -> tuple[str, ...]:
+    """``cls.aliases``, after checking each is kebab case and names no other pass or alias."""
+    name, aliases = cls.name, cls.aliases
+    if not isinstance(aliases, tuple):
+        raise InvalidArgumentError(
+            f"register requires the aliases of pass '{name}' to be a tuple of names; got {aliases!r}."
+        )
+    for alias in aliases:
+        if not isinstance(alias, str) or not _NAME.fullmatch(alias):
+            raise InvalidArgumentError(
+                f"register requires kebab-case pass aliases; got {alias!r} for pass '{name}'."
+            )
+        if alias == name or aliases.count(alias) > 1:
+            raise InvalidArgumentError(
+                f"register requires distinct aliases of pass '{name}'; got {aliases!r}."
+            )
+        if alias in _PASSES:
+            raise InvalidArgumentError(
+                f"register requires unique pass names and aliases; alias '{alias}' of pass '{name}' "
+                f"is already pass {_PASSES[alias].__qualname__}."
+            )
+        if _ALIASES.get(alias, name) != name:
+            raise InvalidArgumentError(
+                f"register requires unique pass names and aliases; alias '{alias}' of pass '{name}' "
+                f"is already an alias of pass '{_ALIASES[alias]}'."
+            )
+    return aliases
 
 
 def _undeclared_options(cls: type[Pass]) -> list[str]:
@@ -71,8 +109,10 @@ def _undeclared_options(cls: type[Pass]) -> list[str]:
 
 
 def unregister(name: str) -> None:
-    """Removes pass ``name`` (for passes registered by tests)."""
-    _PASSES.pop(name, None)
+    """Removes pass ``name`` and its aliases (for passes registered by tests)."""
+    if _PASSES.pop(name, None) is not None:
+        for alias in [a for a, target in _ALIASES.items() if target == name]:
+            del _ALIASES[alias]
 
 
 def _load() -> None:
@@ -102,13 +142,14 @@ def _import_pass_modules() -> None:
 
 
 def get(name: str) -> type[Pass]:
-    """The pass class registered as ``name``."""
+    """The pass class registered as ``name`` or with ``name`` among its aliases."""
     _load()
     try:
-        return _PASSES[name]
+        return _PASSES[_ALIASES.get(name, name)]
     except KeyError:
+        also = f"; aliases: {', '.join(sorted(_ALIASES))}" if _ALIASES else ""
         raise InvalidArgumentError(
-            f"unknown pass '{name}'; valid passes: {', '.join(sorted(_PASSES))}."
+            f"unknown pass '{name}'; valid passes: {', '.join(sorted(_PASSES))}{also}."
         ) from None
 
 
@@ -116,3 +157,9 @@ def all_passes() -> dict[str, type[Pass]]:
     """Every registered pass, by name (sorted)."""
     _load()
     return dict(sorted(_PASSES.items()))
+
+
+def aliases() -> dict[str, str]:
+    """Every alias, mapped to the name of its pass (sorted by alias)."""
+    _load()
+    return dict(sorted(_ALIASES.items()))

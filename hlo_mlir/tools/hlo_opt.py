@@ -20,8 +20,9 @@ from hlo_mlir.tools import ExitCode
 __all__ = ["main", "parse_args"]
 
 _EPILOG = """\
-pipeline spec: comma-separated pass names with options in braces, presets (O0, O1, O2)
-expanded in place, and fixed-point groups:
+pipeline spec: comma-separated pass names (or their aliases: spec 004's names, shown by
+--list-passes) with options in braces, presets (O0, O1, O2) expanded in place, and
+fixed-point groups:
   algsimp{max-iterations=3},cse,dce
   O2
   fixed-point{max-iterations=8}(algsimp,constant-folding,cse,dce)
@@ -116,7 +117,8 @@ def list_passes() -> str:
 
     lines = ["Passes:"]
     for name, cls in registry.all_passes().items():
-        lines.append(f"  {name:<20} {cls.summary()}")
+        also = f" (also: {', '.join(cls.aliases)})" if cls.aliases else ""
+        lines.append(f"  {name:<20} {cls.summary()}{also}")
         for opt in cls.options():
             help_text = f"  {opt.help}" if opt.help else ""
             lines.append(f"      {opt.name}={opt.type.__name__} (default {opt.default}){help_text}")

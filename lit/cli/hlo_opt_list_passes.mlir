@@ -1,12 +1,12 @@
-// Check that --list-passes shows every pass with its summary and options, the presets and groups.
+// Check that --list-passes shows every pass with its summary, aliases and options, the presets and groups.
 // RUN: %hlo-opt --list-passes | filecheck %s
 // CHECK: Passes:
-// CHECK: algsimp {{ +}}Algebraic simplification
+// CHECK: algsimp {{ +}}Algebraic simplification{{.*}} (also: algebraic-simplifier)
 // CHECK-NEXT: max-iterations=int (default 10)
 // CHECK: constant-folding {{ +}}Constant folding
 // CHECK: max-elements=int (default 65536)
 // CHECK: cse {{ +}}Common-subexpression elimination
-// CHECK: dce {{ +}}Dead-code elimination
+// CHECK: dce {{ +}}Dead-code elimination{{.*}} (also: hlo-dce)
 // CHECK: Presets:
 // CHECK: O0
 // CHECK: O1

@@ -109,7 +109,8 @@ func.func @directions(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<i32>, tensor<
 // -----
 
 // Check that a loop whose trip count divides is unrolled by the largest fitting divisor:
-// 12 trips, 2 ops per body, at most 8 ops: factor 4, no peeling, the condition unchanged.
+// 12 trips, 2 ops per body, at most 8 ops: factor 4, no peeling, the condition unchanged;
+// the loop's known_trip_count (12 no longer) is dropped.
 // PARTIAL-LABEL: func.func @partial_divisor
 // PARTIAL-NOT: stablehlo.multiply
 // PARTIAL: stablehlo.while(%[[V:.*]] = %arg0, %[[I:.*]] = %c) : tensor<4xf32>, tensor<i32> attributes {hlo_mlir.unroll_factor = 4 : i64}
@@ -129,6 +130,7 @@ func.func @directions(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<i32>, tensor<
 func.func @partial_divisor(%x: tensor<4xf32>) -> tensor<4xf32> {
   %c0 = stablehlo.constant dense<0> : tensor<i32>
   %r:2 = stablehlo.while(%v = %x, %i = %c0) : tensor<4xf32>, tensor<i32>
+    attributes {hlo_mlir.known_trip_count = 12 : i64}
   cond {
     %n = stablehlo.constant dense<12> : tensor<i32>
     %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>

@@ -47,6 +47,7 @@ class BatchNormExpander(ExpanderPass):
     """Expands batch_norm_grad (training, inference on request) into element-wise ops and reductions."""
 
     name = "batchnorm-expander"
+    aliases = ("batchnorm-rewriter",)  # spec 004 names it BatchNormRewriter too (its older name)
     legalizes_for_iree = True
     training: bool = dataclasses.field(default=False, metadata={"help": "also expand batch_norm_training"})
     inference: bool = dataclasses.field(default=False, metadata={"help": "also expand batch_norm_inference"})

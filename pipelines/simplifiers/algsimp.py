@@ -361,4 +361,5 @@ class AlgebraicSimplifier(PatternPass):
     """Algebraic simplification: identities, absorbing elements, negations, no-op shape ops, tuples."""
 
     name = "algsimp"
+    aliases = ("algebraic-simplifier",)  # spec 004
     patterns = PATTERNS

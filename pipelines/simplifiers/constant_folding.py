@@ -196,6 +196,7 @@ class ConstantFolding(PatternPass):
     """Constant folding: replace ops of constant operands by their exact result (size-capped)."""
 
     name = "constant-folding"
+    aliases = ("hlo-constant-folding",)  # spec 004
     max_elements: int = dataclasses.field(
         default=65536, metadata={"help": "largest non-splat result folded (elements)"}
     )

@@ -19,4 +19,5 @@ class CSE(UpstreamPass):
     """Common-subexpression elimination: merge identical side-effect-free ops."""
 
     name = "cse"
+    aliases = ("hlo-cse",)  # spec 004
     pipeline = "cse"

@@ -35,6 +35,7 @@ class DCE(Pass):
     """Dead-code elimination: remove unused side-effect-free ops and unused private functions."""
 
     name = "dce"
+    aliases = ("hlo-dce",)  # spec 004
 
     def run(self, module: ir.Module) -> bool:
         before = count_ops(module)

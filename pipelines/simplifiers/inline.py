@@ -18,5 +18,6 @@ class Inline(UpstreamPass):
     """Inline func.call of private functions into their callers (XLA CallInliner)."""
 
     name = "inline"
+    aliases = ("call-inliner",)  # spec 004
     # No nested canonicalizer run (the default): cleanups are algsimp's and dce's job.
     pipeline = "inline{default-pipeline=}"

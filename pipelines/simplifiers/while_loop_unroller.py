@@ -63,6 +63,7 @@ from dialect_ops.constant import constant
 from dialect_ops.elementwise import binary
 from hlo_mlir import _emit
 from hlo_mlir.ir_access import bool_attr, comparison_direction, comparison_type
+from hlo_mlir.views import KNOWN_TRIP_COUNT_ATTR
 from pipelines.matchers import element_dtype, ops_where, producer, splat_of
 from pipelines.pass_base import Pass
 from pipelines.regions import clone_ops
@@ -348,6 +349,8 @@ def _unroll_partially(op, induction: InductionVariable, factor: int, peel: int) 
     for i, v in enumerate(values):
         terminator.operands[i] = v
     op.attributes[UNROLL_FACTOR_ATTR] = _emit.i64_attr(factor)
+    if KNOWN_TRIP_COUNT_ATTR in op.attributes:  # the loop runs fewer times now
+        del op.attributes[KNOWN_TRIP_COUNT_ATTR]
 
 
 def unroll_factor(count: int, body_size: int, max_ops: int, max_factor: int) -> tuple[int, int] | None:
