@@ -71,6 +71,8 @@ IREE_LEGALIZE = [
     "iree-unsupported-ops",
     "materialize-shared-transcendentals",
     "contraction-pred-barrier",
+    "nested-pad-barrier",  # after scatter-bounds and reduce-window-padding, which make pads
+    "variadic-reduce-barrier",
     "inplace-operand-copy",
     "while-invariant-yields",
     "result-barrier",

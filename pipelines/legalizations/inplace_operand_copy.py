@@ -72,29 +72,24 @@ from iree.compiler import ir
 
 from dialect_ops.constant import constant
 from dialect_ops.elementwise import binary
+from dialect_ops.op_facts import ELEMENTWISE_OPS
 from dialect_ops.side_effects import optimization_barrier
 from pipelines.matchers import defining_op, element_dtype, ops_where, producer, static_dims
 from pipelines.operand_fences import fence_results
 from pipelines.pass_base import Pass
 from pipelines.registry import register
 
-__all__ = ["InplaceOperandCopy", "neutral_element"]
+__all__ = ["InplaceOperandCopy", "neutral_element", "run_time_value", "through_views"]
 
-# Element-wise ops: IREE computes each into a buffer of its own, in a dispatch of its own
-# (it fuses no producer but slices, pads and constants into a sort's dispatch).
-_ELEMENTWISE = frozenset(f"stablehlo.{name}" for name in (
-    "abs add and atan2 cbrt ceil clamp complex compare convert cosine count_leading_zeros divide "
-    "exponential exponential_minus_one floor imag is_finite log log_plus_one logistic maximum "
-    "minimum multiply negate not or popcnt power real reduce_precision remainder "
-    "round_nearest_afz round_nearest_even rsqrt select shift_left shift_right_arithmetic "
-    "shift_right_logical sign sine sqrt subtract tan tanh xor").split())
-
-# Other ops whose result is a whole buffer of their own dispatch: a sort may update it.
+# Ops whose result is a whole buffer of their own dispatch, which a sort may update: IREE
+# computes each element-wise op into a buffer of its own (it fuses no producer but slices,
+# pads and constants into a sort's dispatch), and these others too.
 # A conditional's result stays too: copying it compiled but failed at run time ("transient
 # buffer has not been committed"); a branch value sorted beside it is copied instead.
-_OWN_BUFFER = _ELEMENTWISE | {f"stablehlo.{name}" for name in (
+_OWN_BUFFER = ELEMENTWISE_OPS | {f"stablehlo.{name}" for name in (
     "dot dot_general convolution sort scatter select_and_scatter reduce reduce_window map "
     "transpose reverse if case").split()}
+
 
 def _inplace_operands(op) -> list[int]:
     """Indices of the operands IREE updates in place for ``op`` (none for other ops)."""
@@ -148,7 +143,7 @@ def _view_source(op, value: ir.Value) -> ir.Value | None:
     return None
 
 
-def _source(value: ir.Value) -> ir.Value:
+def through_views(value: ir.Value) -> ir.Value:
     """``value``, looking through the ops IREE turns into views of their operand."""
     for _ in range(64):  # a bounded walk up a chain of views
         op = defining_op(value)
@@ -185,7 +180,7 @@ def _constant_derived(value: ir.Value, budget: int = 256) -> bool:
     return True
 
 
-def _run_time_value(value: ir.Value) -> bool:
+def run_time_value(value: ir.Value) -> bool:
     """Whether IREE computes ``value`` at run time: not from constants alone, or complex
     (``complex-source-barriers``, after this pass, builds complex constants from fenced
     real parts)."""
@@ -195,7 +190,7 @@ def _run_time_value(value: ir.Value) -> bool:
 
 def _copy_reason(op, value: ir.Value) -> str | None:
     """Why in-place ``op`` must update a private copy of operand ``value``, or None."""
-    source = _source(value)
+    source = through_views(value)
     inner = defining_op(source)
     if inner is None:
         return None  # an argument: IREE copies it when others read it
@@ -204,7 +199,7 @@ def _copy_reason(op, value: ir.Value) -> str | None:
         return "private-copy"
     if op.operation.name == "stablehlo.sort" and name not in _OWN_BUFFER:
         return "sorted-view"
-    if name == "stablehlo.pad" and _run_time_value(inner.operands[1]):
+    if name == "stablehlo.pad" and run_time_value(inner.operands[1]):
         return "padded-splat"
     return None
 

@@ -12,11 +12,15 @@ that is not a defect of hlo-mlir (issue 9; fuzzer seeds 20261125 and 20261126):
   gives 0 or -1.26, and a product that holds 3.4e38 may overflow in one order and not in
   another; a remainder by an inexact divisor, and tan of a reordered sum, carry the error
   of the divisor (sum) times ``x / y`` (``1 + tan^2``): ``Leaf.floor``, ``Leaf.overflow``
-  and ``Leaf.tan`` (docs/fuzzing.md).
+  and ``Leaf.tan`` (docs/fuzzing.md);
+- sin, cos and tan of a float Dot or convolution carry its accumulation error, bounded by
+  its sums of |terms| (``Val.terms``; seed 20261127 program 450: a bf16 convolution of
+  395.24 is 396 on XLA and 394 here).
 """
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -116,6 +120,34 @@ def test_a_product_without_huge_factors_may_not_overflow():
     b._order_bounds(v, x, "Mul", [0, 1])
     assert v.overflow
 
+
+
+def test_cos_of_a_contraction_is_judged_by_its_accumulation_error():
+    """Seed 20261127 program 450: Cos of a bf16 convolution whose values reach the hundreds.
+    The convolution is 395.24 exactly, 396 on XLA (summed in f32, rounded once) and 394 here
+    (both within bf16's accumulation error, sum|terms| = 396.6), whose cosines are 0.99 and
+    -0.27: the generator bounds the convolution's sums of |terms| (``Val.terms``) and Cos keeps
+    it as its floor. In f32 the same bound stays tight."""
+    leaf = _leaf(20261127, 450, 1)
+    assert leaf.dtype == "bf16" and leaf.floor >= 396.6, leaf
+    e = np.array([0.98828125], ml_dtypes.bfloat16)
+    a = np.array([-0.267578125], ml_dtypes.bfloat16)
+    assert compare.compare([e], [a], [leaf]) == []
+    plain = generator.Leaf(leaf.dtype, leaf.exact, leaf.err, leaf.eps, leaf.reassoc)
+    assert compare.compare([e], [a], [plain])
+    g = generator.Generator(1, 1)
+    lhs, rhs = generator.Val("l", Shape.parse("f32[2]")), generator.Val("r", Shape.parse("f32[2]"))
+    lhs.mag, rhs.mag = 3.0, 4.0
+    v = generator.Val("v", Shape.parse("f32[]"), exact=False)
+    g._contraction_bound(v, lhs, rhs, 2)
+    assert v.terms == 24.0
+    exact = generator.Val("w", Shape.parse("s32[]"))
+    g._contraction_bound(exact, lhs, rhs, 2)
+    assert exact.terms == 0.0
+    cos = generator.Leaf("f32", False, 5, 0.0, True, floor=v.terms)  # Cos(Dot): 3 + 2 steps
+    x = np.float32([0.5])
+    assert compare.compare([x], [x + np.float32(1e-4)], [cos]) == []
+    assert compare.compare([x], [x + np.float32(1e-3)], [cos])
 
 def _totalorder_of_constants(direction: str):
     """Seed 20261127 program 8, shrunk: a TOTALORDER compare of a NaN constant with itself

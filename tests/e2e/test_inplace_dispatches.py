@@ -11,12 +11,15 @@ operations on global resources are restricted to workgroup distributed contexts"
 scatter into a pad of a value computed at run time, padded again after, failed with
 "'stream.yield' op used resource not listed in explicit captures". ``inplace-operand-copy``
 gives the op a buffer of its own and fences sort results (docs/iree-defects.md, "In-place
-update through an optimization barrier"). Each case is a reduced fuzzer program; numbers
+update through an optimization barrier"). A scatter into a pad by a run-time value of a
+computed operand failed with the first message because ``scatter-bounds`` pads it again:
+``nested-pad-barrier`` fences the inner pad. Each case is a reduced fuzzer program; numbers
 are compared with numpy and with XLA CPU (strict).
 """
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -25,11 +28,13 @@ from hlo_mlir import (
     BroadcastInDim,
     Constant,
     ConstantR0,
+    ConvertElementType,
     CreateScalarGtComputation,
     CreateScalarLtComputation,
     GetTupleElement,
     Iota,
     Map,
+    Neg,
     Pad,
     Parameter,
     PrimitiveType,
@@ -37,6 +42,7 @@ from hlo_mlir import (
     Reduce,
     ReduceWindow,
     ReduceWindowWithGeneralPadding,
+    Reshape,
     RngBitGenerator,
     Scatter,
     ScatterDimensionNumbers,
@@ -162,6 +168,40 @@ def _sort_of_unit_transpose_of_top_k():
     return comp, (x0, p0), (np.take_along_axis(keys, order, 1), np.take_along_axis(p0, order, 1))
 
 
+def _scatter_into_pad_of_convert():
+    """Seed 20261127 program 734 (reduced): a scatter into a pad of a convert by a run-time
+    padding value; scatter-bounds pads the pad again by a constant slot, and IREE failed to
+    fuse the two pads ("write affecting operations on global resources"). Fixed by
+    nested-pad-barrier."""
+    b = XlaBuilder("scatter_into_pad_of_convert")
+    x = Parameter(b, 0, Shape.parse("f16[5]"), "x")
+    p = Parameter(b, 1, Shape.parse("bf16[]"), "p")
+    indices = Parameter(b, 2, Shape.parse("u8[1,1,3]"), "indices")
+    updates = Constant(b, np.array([[0.0, -3.0, -2.0]], dtype=ml_dtypes.bfloat16))
+    numbers = ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+                                      scatter_dims_to_operand_dims=(0,), index_vector_dim=1)
+    padded = Pad(ConvertElementType(x, PrimitiveType.BF16), p, [(0, 2, 0)])
+    comp = b.build(Scatter(padded, indices, updates, _scalar_computation("bf16", lambda x, y: y), numbers))
+    x0 = np.float16([9.875, 1.5, -0.25, 7, 0.125])
+    p0 = np.array(3, ml_dtypes.bfloat16)
+    i0 = np.uint8([[[2, 1, 9]]])  # the third index is out of bounds: skipped
+    expected = np.concatenate([x0, [3, 3]]).astype(ml_dtypes.bfloat16)
+    expected[[2, 1]] = [0.0, -3.0]
+    return comp, (x0, p0, i0), expected
+
+
+def _pad_of_pad_of_negate():
+    """The form under seed 20261127 program 734, without a scatter: a pad by a constant of
+    a reshape of a pad by a parameter of a negate."""
+    b = XlaBuilder("pad_of_pad_of_negate")
+    x = Parameter(b, 0, Shape.parse("f32[5]"), "x")
+    p = Parameter(b, 1, Shape.parse("f32[]"), "p")
+    inner = Reshape(Pad(Neg(x), p, [(0, 2, 0)]), [7, 1])
+    comp = b.build(Pad(inner, ConstantR0(b, np.float32(0)), [(1, 1, 0), (0, 0, 0)]))
+    x0 = np.float32([1, -2, 3, -4, 5])
+    return comp, (x0, np.float32(7)), np.float32([[0, -1, 2, -3, 4, -5, 7, 7, 0]]).T
+
+
 CASES = {
     "pad_of_sort": _pad_of_sort,
     "reduce_window_of_sort": _reduce_window_of_sort,
@@ -170,6 +210,8 @@ CASES = {
     "sort_of_rng_bit_generator": _sort_of_rng_bit_generator,
     "scatter_into_pad_padded_again": _scatter_into_pad_padded_again,
     "sort_of_unit_transpose_of_top_k": _sort_of_unit_transpose_of_top_k,
+    "scatter_into_pad_of_convert": _scatter_into_pad_of_convert,
+    "pad_of_pad_of_negate": _pad_of_pad_of_negate,
 }
 
 

@@ -29,9 +29,10 @@ Per result array (``generator.Leaf``):
   ``(n - 1) * eps * sum|terms|``: 3.4e38 - 3.4e38 - 1.26 is 0 or -1.26), a remainder by an
   inexact divisor is judged against its dividend (``x - n * y`` moves by ``n * dy``, an error
   relative to ``|x|``), sin and cos of such a value carry its floor (``|sin'| <= 1``), tan
-  its floor times ``1 + tan^2`` (``Leaf.tan``), and where some order's partial sum or
-  product overflows, one side's infinity against the other's finite value is not a
-  difference. Complex values: per component,
+  its floor times ``1 + tan^2`` (``Leaf.tan``), and so do sin, cos and tan of a float dot or
+  convolution, with a bound on its sums of ``|terms|`` as floor (``generator.Val.terms``),
+  and where some order's partial sum or product overflows, one side's infinity against the
+  other's finite value is not a difference. Complex values: per component,
   each judged against the complex magnitude ``|expected|`` (and ``scale`` the array's
   largest finite magnitude) where that is finite: complex arithmetic's error bounds are
   normwise (``|computed - exact| <= k * eps * |exact|``), a phase rounded by one ulp moves

@@ -107,6 +107,7 @@ class Val:
     floor: float = 0.0  # Leaf.floor
     overflow: bool = False  # Leaf.overflow
     tan: bool = False  # Leaf.tan
+    terms: float = 0.0  # a float Dot's or convolution's bound on its sums of |terms| (Sin/Cos/Tan's floor)
 
     @property
     def dims(self) -> tuple[int, ...]:
@@ -664,7 +665,8 @@ class Generator:
         else:
             v = self.op(fn, x, exact=False, err=x.err + 2)
             if fn in ("Sin", "Cos", "Tan") and _is_float(d):  # |sin'|, |cos'| <= 1; tan' = 1 + tan^2
-                v.floor, v.tan = x.floor, fn == "Tan" and x.floor > 0
+                v.floor = max(x.floor, x.terms)
+                v.tan = fn == "Tan" and v.floor > 0
 
     def _binary_rhs(self, x: Val, exact=False) -> tuple[Val, Val, list[int]]:
         """(lhs, rhs, broadcast_dimensions) of ``x``'s element type and compatible shapes."""
@@ -1081,7 +1083,8 @@ class Generator:
             rhs = self.operand(dtype=d, dims=rdims)
             self._check_contraction([k], [*lhs.dims[:-1], *rdims[1:]])
             kwargs, _ = self._dot_kwargs(d)
-            self.op("Dot", lhs, rhs, **kwargs, **self._dot_exactness(d, lhs, rhs))
+            v = self.op("Dot", lhs, rhs, **kwargs, **self._dot_exactness(d, lhs, rhs))
+            self._contraction_bound(v, lhs, rhs, k)
             return
         lhs = self.operand(dtype=d, max_rank=3)
         axes = list(self.rng.permutation(lhs.rank))
@@ -1101,7 +1104,20 @@ class Generator:
                                 [lhs.dims[a] for a in batch + rest[nc:]] + free)
         kwargs, _ = self._dot_kwargs(d)
         dn = hlo_mlir.DotDimensionNumbers(contract, rc, batch, rb)
-        self.op("DotGeneral", lhs, rhs, dn, **kwargs, **self._dot_exactness(d, lhs, rhs))
+        v = self.op("DotGeneral", lhs, rhs, dn, **kwargs, **self._dot_exactness(d, lhs, rhs))
+        self._contraction_bound(v, lhs, rhs, math.prod(lhs.dims[a] for a in contract))
+
+    @staticmethod
+    def _contraction_bound(v: Val, lhs: Val, rhs: Val, terms: int) -> None:
+        """``v.terms``: a bound on the sums of |terms| of float contraction ``v`` of ``terms``
+        products, where its operands' magnitudes are known. Its reduction order and accumulation
+        width (a bf16 convolution summed in bf16 or in f32) move it by up to about
+        ``terms * eps * sum|terms|``: a ``Cos`` of it keeps that error (``|cos'| <= 1``), which a
+        bf16 result in the hundreds makes as large as 1 (seed 20261127 program 450: a
+        convolution of 395.24 is 396 on XLA and 394 here, cosines 0.99 and -0.27)."""
+        if v.exact or lhs.mag is None or rhs.mag is None:
+            return
+        v.terms = lhs.mag * rhs.mag * terms
 
     @staticmethod
     def _check_contraction(contracted: Sequence[int], result: Sequence[int]) -> None:
@@ -1147,7 +1163,9 @@ class Generator:
         lhs = self.fresh(ldims, d, role="finite")
         rhs = self.fresh(kdims, d, role="finite")
         exactness = self._dot_exactness(d, lhs, rhs)
-        self.op("ConvGeneralDilated", lhs, rhs, strides, padding, lhs_dil, rhs_dil, dn, fgc, bgc, **exactness)
+        v = self.op("ConvGeneralDilated", lhs, rhs, strides, padding, lhs_dil, rhs_dil, dn, fgc, bgc,
+                    **exactness)
+        self._contraction_bound(v, lhs, rhs, cin // fgc * math.prod(kernel))
 
     # --- families: indexing ---------------------------------------------------------------------------------
     def _index_scalars(self, bounds: Sequence[int]) -> list[Val]:
