@@ -4,6 +4,7 @@
 // CHECK-LABEL: func.func @pow_f32
 // CHECK: %[[AX:.*]] = stablehlo.abs %arg0 : tensor<4xf32>
 // CHECK: %[[P:.*]] = stablehlo.power %[[AX]], %arg1 : tensor<4xf32>
+// CHECK-NOT: stablehlo.exponential
 // CHECK: stablehlo.floor %arg1
 // CHECK: stablehlo.bitcast_convert %arg0 : (tensor<4xf32>) -> tensor<4xi32>
 // CHECK: stablehlo.constant dense<0x7FC00000> : tensor<f32>
@@ -13,6 +14,28 @@
 func.func @pow_f32(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.power %x, %y : tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Check that f64 pow is exp(t) (1 + t_lo) with t + t_lo = y ln|x| in double-double (ln|x| from the
+// exponent and mantissa bits, Dekker's products), IREE's pow kept for subnormal |x| and huge y.
+// CHECK-LABEL: func.func @pow_f64
+// CHECK: %[[AX:.*]] = stablehlo.abs %arg0 : tensor<4xf64>
+// CHECK: %[[P:.*]] = stablehlo.power %[[AX]], %arg1 : tensor<4xf64>
+// CHECK: %[[BITS:.*]] = stablehlo.bitcast_convert %[[AX]] : (tensor<4xf64>) -> tensor<4xi64>
+// CHECK: stablehlo.shift_right_arithmetic %[[BITS]]
+// CHECK: stablehlo.constant dense<0x41A0000002000000> : tensor<f64>
+// CHECK: stablehlo.constant dense<0.69314718036912382> : tensor<f64>
+// CHECK: %[[E:.*]] = stablehlo.exponential %{{.*}} : tensor<4xf64>
+// CHECK: %[[A:.*]] = stablehlo.select %{{.*}}, %[[E]], %{{.*}} : tensor<4xi1>, tensor<4xf64>
+// CHECK: stablehlo.constant dense<2.2250738585072014E-308> : tensor<f64>
+// CHECK: %[[M:.*]] = stablehlo.select %{{.*}}, %[[A]], %[[P]] : tensor<4xi1>, tensor<4xf64>
+// CHECK: stablehlo.floor %arg1
+// CHECK: return
+func.func @pow_f64(%x: tensor<4xf64>, %y: tensor<4xf64>) -> tensor<4xf64> {
+  %0 = stablehlo.power %x, %y : tensor<4xf64>
+  return %0 : tensor<4xf64>
 }
 
 // -----

@@ -23,3 +23,17 @@ func.func @other_rules_stay(%x: tensor<6xf32>) -> tensor<3x2xf32> {
   %1 = stablehlo.reshape %0 : (tensor<2x3xf32>) -> tensor<3x2xf32>
   return %1 : tensor<3x2xf32>
 }
+
+// -----
+
+// Check that a pad that pads nothing (rank 0, or all paddings 0) is its operand, and that a
+// pad of the same type that shifts its operand (low -1, high 1) is kept.
+// CHECK-LABEL: func.func @nop_pad
+// CHECK: %[[S:.*]] = stablehlo.pad %arg2, %arg1, low = [-1], high = [1]
+// CHECK: return %arg0, %arg2, %[[S]]
+func.func @nop_pad(%x: tensor<f64>, %v: tensor<f64>, %y: tensor<3xf64>) -> (tensor<f64>, tensor<3xf64>, tensor<3xf64>) {
+  %0 = stablehlo.pad %x, %v, low = [], high = [], interior = [] : (tensor<f64>, tensor<f64>) -> tensor<f64>
+  %1 = stablehlo.pad %y, %v, low = [0], high = [0], interior = [0] : (tensor<3xf64>, tensor<f64>) -> tensor<3xf64>
+  %2 = stablehlo.pad %y, %v, low = [-1], high = [1], interior = [0] : (tensor<3xf64>, tensor<f64>) -> tensor<3xf64>
+  return %0, %1, %2 : tensor<f64>, tensor<3xf64>, tensor<3xf64>
+}

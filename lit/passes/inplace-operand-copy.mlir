@@ -323,3 +323,43 @@ func.func @sort_unit_transpose_of_slice(%x: tensor<3x2x4xf32>, %y: tensor<3x4xf3
   }) {dimension = 1 : i64, is_stable = true} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return %r, %w : tensor<1x3x2xf32>, tensor<2x3xf32>
 }
+
+
+// -----
+
+// Check that a sort of a conditional whose branches both return one pad (IREE folds the
+// conditional to the pad) sorts a fenced private copy, and that a conditional whose
+// branches differ is sorted as it is.
+// CHECK-LABEL: func.func @sort_conditional_of_one_pad
+// CHECK: %[[I:.*]] = "stablehlo.if"
+// CHECK: %[[B:.*]] = stablehlo.optimization_barrier %[[I]] : tensor<3x8x1xf64>
+// CHECK: %[[C:.*]] = stablehlo.add %[[B]], %{{.*}} : tensor<3x8x1xf64>
+// CHECK: "stablehlo.sort"(%[[C]])
+// CHECK: %[[J:.*]] = "stablehlo.if"
+// CHECK-NOT: stablehlo.optimization_barrier
+// CHECK: "stablehlo.sort"(%[[J]])
+func.func @sort_conditional_of_one_pad(%x: tensor<1x5x5xf64>, %v: tensor<f64>, %p: tensor<i1>) -> (tensor<3x8x1xf64>, tensor<3x8x1xf64>) {
+  %0 = stablehlo.pad %x, %v, low = [0, 2, -2], high = [2, 1, -2], interior = [0, 0, 0] : (tensor<1x5x5xf64>, tensor<f64>) -> tensor<3x8x1xf64>
+  %1 = "stablehlo.if"(%p) ({
+    stablehlo.return %0 : tensor<3x8x1xf64>
+  }, {
+    stablehlo.return %0 : tensor<3x8x1xf64>
+  }) : (tensor<i1>) -> tensor<3x8x1xf64>
+  %2 = "stablehlo.sort"(%1) ({
+  ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+    %c = stablehlo.compare GT, %a, %b, TOTALORDER : (tensor<f64>, tensor<f64>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = false} : (tensor<3x8x1xf64>) -> tensor<3x8x1xf64>
+  %3 = "stablehlo.if"(%p) ({
+    stablehlo.return %0 : tensor<3x8x1xf64>
+  }, {
+    %n = stablehlo.negate %0 : tensor<3x8x1xf64>
+    stablehlo.return %n : tensor<3x8x1xf64>
+  }) : (tensor<i1>) -> tensor<3x8x1xf64>
+  %4 = "stablehlo.sort"(%3) ({
+  ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+    %c = stablehlo.compare GT, %a, %b, TOTALORDER : (tensor<f64>, tensor<f64>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = false} : (tensor<3x8x1xf64>) -> tensor<3x8x1xf64>
+  return %2, %4 : tensor<3x8x1xf64>, tensor<3x8x1xf64>
+}

@@ -1,7 +1,8 @@
 """c99-pow-atan2-cbrt: float pow, atan2 and cbrt with C99's special values, as XLA CPU.
 
 The pinned IREE computes ``pow(x, y)`` as ``exp(y * log(x))`` (NaN for every negative
-base), returns NaN for ``atan2(+-0, +-0)`` and ``atan2(+-inf, +-inf)`` (and its f32
+base; in f64 up to 700 ulp off: f64 ``|x|^y`` is computed here in double-double), returns
+NaN for ``atan2(+-0, +-0)`` and ``atan2(+-inf, +-inf)`` (and its f32
 atan2 is up to 40 ulp off: f32 atan2 is computed here, within 3 ulp), cannot lower f64
 cbrt and is ~13 ULP off (NaN for +-inf) in f32 cbrt. Each op becomes IREE's own op where
 IREE is right plus selects for the special cases (the algebra is in each function's
@@ -46,8 +47,79 @@ def _same_op(op_name: str, operands: Sequence[Expr]) -> Expr:
     return Expr(_emit.create(op_name, [x.value for x in operands], [operands[0].value.type]).result)
 
 
+# ln 2 as head + tail (fdlibm's): the head's low 32 bits are zero, so e * head is exact for
+# any binary exponent e of a double
+_LN2 = (6.93147180369123816490e-01, 1.90821492927058770002e-10)
+_SPLIT = 134217729.0  # 2^27 + 1: Dekker's split of a double into two halves of 26 bits
+_SMALLEST_NORMAL_F64 = float(np.finfo(np.float64).smallest_normal)
+# atanh(s) = s (1 + s^2 / 3 + s^4 / 5 + ...): the series to s^20, within 2^-60 for |s| < 0.172
+_ATANH_SERIES = tuple(1.0 / k for k in range(21, 1, -2))
+
+
+def _two_prod(a: Expr, b: Expr) -> tuple[Expr, Expr]:
+    """``(p, err)``: ``p = fl(a * b)`` and ``p + err = a * b`` exactly (Dekker's product; ``|a|``,
+    ``|b|`` below 2^995 so that splitting does not overflow)."""
+    def split(v: Expr) -> tuple[Expr, Expr]:
+        c = v * _SPLIT
+        high = c - (c - v)
+        return high, v - high
+    p = a * b
+    (ah, al), (bh, bl) = split(a), split(b)
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def _log_f64(a: Expr) -> tuple[Expr, Expr]:
+    """``ln(a)`` as head + tail, to about 2^-60 relative, for a normal f64 ``a > 0``:
+    ``a = m 2^e`` with ``sqrt(1/2) <= m < sqrt(2)`` (from the bits), ``ln m = 2 atanh(s)``
+    with ``s = (m - 1) / (m + 1)`` (``|s| < 0.172``) itself as head + tail, and ``e ln 2`` with
+    ln 2 as head + tail."""
+    bits = a.convert_bits("s64")
+    e = (bits >> 52) - 1023
+    m = ((bits & 0xFFFFFFFFFFFFF) | (1023 << 52)).convert_bits("f64")  # [1, 2)
+    big = m.gt(float(np.sqrt(2.0)))
+    m = where(big, m * 0.5, m)
+    e = where(big, e + 1, e).convert("f64")
+    f = m - 1.0  # exact (Sterbenz)
+    u = m + 1.0
+    u_lo = m - (u - 1.0)  # u + u_lo = m + 1 exactly (|1| has the larger exponent)
+    s = f / u
+    p, p_err = _two_prod(s, u)
+    s_lo = (((f - p) - p_err) - s * u_lo) / u  # s + s_lo = f / (m + 1) to about 2^-100
+    z = s * s
+    series = z.lift(_ATANH_SERIES[0])
+    for c in _ATANH_SERIES[1:]:
+        series = series * z + c
+    head, two_s = e * _LN2[0], 2.0 * s  # head: exact
+    total = head + two_s  # two-sum: total + err = head + 2 s exactly
+    b = total - head
+    err = (head - (total - b)) + (two_s - b)
+    low = err + (e * _LN2[1] + (2.0 * s * z * series + 2.0 * s_lo))
+    hi = total + low
+    return hi, low - (hi - total)
+
+
+def _pow_f64(a: Expr, y: Expr) -> Expr:
+    """``a^y`` for f64 ``a > 0`` within about 2 ulp: ``exp(t) (1 + t_lo)`` with ``t + t_lo =
+    y ln(a)`` in double-double (``_log_f64``, Dekker's product). IREE's ``exp(y * log(a))``
+    rounds ``y log(a)`` to an absolute error of up to ``|y log(a)| * 2^-53``, which exp makes
+    a relative one: 123 ulp for ``pow(2^-1022, -1)`` (fuzzer seed 20261127 program 3865), up
+    to 700 near the overflow; XLA (libm) is within 1 ulp. Subnormal ``a``, ``|y| >= 2^900``
+    (the result is 0 or inf unless ``a = 1``) and non-finite operands keep IREE's pow; C99's
+    special cases are ``c99_pow``'s."""
+    plain = _same_op("stablehlo.power", [a, y])
+    hi, lo = _log_f64(a)
+    t, t_err = _two_prod(y, hi)
+    t_lo = t_err + y * lo
+    exp_t = t.unary("Exp")
+    accurate = where(exp_t.eq(np.inf), exp_t, exp_t + exp_t * t_lo)
+    usable = (a.compare("GE", _SMALLEST_NORMAL_F64) & a.lt(np.inf)
+              & y.unary("Abs").lt(2.0 ** 900))
+    return where(usable, accurate, plain)
+
+
 def c99_pow(x: Expr, y: Expr) -> Expr:
-    """pow(x, y) -> C99 pow from pow(|x|, y), which IREE gets right for 0 < |x| < inf.
+    """pow(x, y) -> C99 pow from pow(|x|, y), which IREE gets right for 0 < |x| < inf (f64:
+    ``_pow_f64``, IREE's is up to 700 ulp off).
 
     XLA CPU follows C99:
       pow(x, 0) = pow(1, y) = 1 (NaN included);
@@ -61,7 +133,10 @@ def c99_pow(x: Expr, y: Expr) -> Expr:
     odd: y - 2 * floor(y / 2) == 1, exact for every float).
     """
     ax = x.unary("Abs")
-    magnitude = _same_op("stablehlo.power", [ax, y])
+    if element_type_name(x.value) == "f64":
+        magnitude = _pow_f64(ax, y)
+    else:
+        magnitude = _same_op("stablehlo.power", [ax, y])
     y_pos = y.gt(0)
     magnitude = where(ax.eq(0), where(y_pos, ax.lift(0.0), np.inf), magnitude)
     magnitude = where(ax.eq(np.inf), where(y_pos, ax.lift(np.inf), 0.0), magnitude)

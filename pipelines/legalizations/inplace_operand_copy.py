@@ -107,9 +107,10 @@ def _int_list(op, name: str) -> list[int]:
     return list(ir.DenseI64ArrayAttr(op.attributes[name])) if name in op.attributes else []
 
 
-def _view_source(op, value: ir.Value) -> ir.Value | None:
+def _view_source(op, value: ir.Value, conditionals: bool = True) -> ir.Value | None:
     """The operand whose buffer IREE reads as ``op``'s result ``value`` (a view of it, or
-    the value itself, folded away), or None when ``op`` computes a buffer."""
+    the value itself, folded away), or None when ``op`` computes a buffer (a conditional
+    too, without ``conditionals``)."""
     name = op.operation.name
     if not op.operands:
         return None
@@ -133,6 +134,12 @@ def _view_source(op, value: ir.Value) -> ir.Value | None:
         return op.operands[0] if not _int_list(op, "dimensions") else None
     if name == "stablehlo.reduce" and len(op.results) == 1 and not _int_list(op, "dimensions"):
         return op.operands[0]  # a reduce over no dimensions: IREE copies the input
+    if name in ("stablehlo.if", "stablehlo.case") and conditionals:
+        # every branch returning one outer value: IREE folds the conditional to that value
+        # (Sort(If(p, Pad(x), Pad(x))): seed 20261127 program 3014)
+        k = list(op.results).index(value)
+        returned = {list(region.blocks[0].operations)[-1].operands[k] for region in op.regions}
+        return returned.pop() if len(returned) == 1 else None
     if name == "stablehlo.map":
         # a map returning one of its arguments is that operand (TopK(Map(c, c), ...))
         terminator = list(op.regions[0].blocks[0].operations)[-1]
@@ -143,11 +150,12 @@ def _view_source(op, value: ir.Value) -> ir.Value | None:
     return None
 
 
-def through_views(value: ir.Value) -> ir.Value:
-    """``value``, looking through the ops IREE turns into views of their operand."""
+def through_views(value: ir.Value, conditionals: bool = True) -> ir.Value:
+    """``value``, looking through the ops IREE turns into views of their operand (and the
+    conditionals it folds, with ``conditionals``)."""
     for _ in range(64):  # a bounded walk up a chain of views
         op = defining_op(value)
-        up = _view_source(op, value) if op is not None else None
+        up = _view_source(op, value, conditionals) if op is not None else None
         if up is None:
             return value
         value = up
@@ -191,6 +199,10 @@ def run_time_value(value: ir.Value) -> bool:
 def _copy_reason(op, value: ir.Value) -> str | None:
     """Why in-place ``op`` must update a private copy of operand ``value``, or None."""
     source = through_views(value)
+    if any(through_views(v) == source for v in op.operands if v != value):
+        # a conditional IREE folds to another operand's value: that operand is copied (rule
+        # 1, or its own reason), this one stays (two copies of one value would be merged)
+        source = through_views(value, conditionals=False)
     inner = defining_op(source)
     if inner is None:
         return None  # an argument: IREE copies it when others read it

@@ -31,27 +31,41 @@ each the first yield of its value::
 
 becomes::
 
-    %zero = stablehlo.optimization_barrier %c0           // scalar 0 (-0.0, false), once
+    %false = stablehlo.optimization_barrier %cfalse      // scalar false, once per loop
     %r:3 = stablehlo.while(...) ... do {
-      %z:2 = stablehlo.optimization_barrier %zero, %x
-      %y = stablehlo.add %i, broadcast(%z#0)              // %i bit for bit (xor for pred)
+      %y = stablehlo.select %false, %x, %i                // %i bit for bit
       stablehlo.return %i1, %n, %y
     }
 
-The zero is made before the loop: a constant inside it was filled again in every
-iteration, a host wait each (1.5x the time of a 1000-step loop of f32[16] updates).
+(an array yield selects with ``broadcast_in_dim`` of ``%false``: IREE fuses that
+select into the dispatch computing the yield, where a scalar predicate took 1.8x the time
+of a 1000-step loop of f32[16] updates at O0; with the broadcast it runs as fast as the
+former tie). The predicate is made before the loop: a constant inside it was filled
+again in every iteration, a host wait each (1.5x the time of that loop).
 
-The barrier reads the carried value, so IREE cannot find it unused, and the add (``xor``
-for ``pred``: ``or(true, z)`` would fold) cannot leave the loop or be folded away; each
-yield is a value of its own. The add writes a buffer of its own (a barrier over the yield
+The select reads the carried value, so IREE cannot find it unused, and it cannot leave
+the loop or be folded away (the predicate is opaque); each yield is a value of its own,
+of any element type. The select writes a buffer of its own (a barrier over the yield
 itself would alias it, hiding it from IREE's copy-on-write when the loop updates the
-carried value in place; see ``inplace-operand-copy``); IREE fuses it into the dispatch
-computing the yield. A yield that updates its own carried value in place
+carried value in place; see ``inplace-operand-copy``).
+
+The tie has no barrier inside the loop. The former tie ``v + broadcast(barrier(zero,
+carried)#0)`` had one: IREE splits a barrier into one ``util.optimization_barrier`` per
+operand, so the body held a barrier over each tied carried value, and a loop that also
+starts several carried values from one buffer (IREE packs constant initial values, the
+counter's 0 and a splat, into one allocation) failed at run time with "INVALID_ARGUMENT;
+ref is null" in ``hal.buffer.subspan`` or ``hal.buffer_view.create`` (or "OUT_OF_RANGE;
+indirect buffer reference slot 0 is out range of the declared binding capacity"): a body yielding a
+loop-invariant value (a captured ``%x``, ``tanh(%y)``), or a loop IREE sees never runs
+carrying two values of one init (tests/unit/test_while_passes.py
+``test_loops_with_a_loop_invariant_yield_run``; docs/iree-defects.md).
+
+A yield that updates its own carried value in place
 (``dynamic_update_slice`` or ``scatter`` into it, possibly chained) is left alone: it reads
 the carried value, changes every iteration, and a tie would copy the whole buffer each
 iteration; a ``dynamic_update_slice`` whose update covers the whole operand (IREE folds it
-to the update) gets the tie. Conditions: a ranked, static tensor yield with a neutral
-element (``inplace_operand_copy.neutral_element``); ops are left alone otherwise.
+to the update) gets the tie. Conditions: a ranked, static tensor yield of an element type
+with a numpy dtype (``element_dtype``); ops are left alone otherwise.
 """
 
 from __future__ import annotations
@@ -60,9 +74,9 @@ import numpy as np
 from iree.compiler import ir
 
 from dialect_ops.constant import constant
-from dialect_ops.elementwise import binary
+from dialect_ops.elementwise import select
+from dialect_ops.shape_ops import broadcast_in_dim
 from dialect_ops.side_effects import optimization_barrier
-from pipelines.legalizations.inplace_operand_copy import neutral_element
 from pipelines.matchers import element_dtype, static_dims
 from pipelines.pass_base import Pass
 from pipelines.registry import register
@@ -119,7 +133,8 @@ def _gathered(value: ir.Value, carried: ir.BlockArgument) -> bool:
     from a gather of ``carried`` (``torch_index_select``, ``gather``, ``dynamic_slice``): a
     read no fold removes, as in sort-network-expander's loops. A tie there costs a pass over
     the array in every iteration, and on the network's loop IREE's runtime failed with a null
-    buffer ("ref is null" in ``hal.buffer.subspan``), so such yields are left alone."""
+    buffer ("ref is null" in ``hal.buffer.subspan``, with the former barrier tie), so such
+    yields are left alone."""
     dims = static_dims(value)
     if dims is None or int(np.prod(dims)) <= 1:
         return False
@@ -138,29 +153,30 @@ def _gathered(value: ir.Value, carried: ir.BlockArgument) -> bool:
     return False
 
 
-def _neutral(value: ir.Value) -> tuple[str, np.ndarray] | None:
-    """The op and scalar that leave ``value`` bit for bit (``xor`` with false for pred:
-    IREE folds ``or(true, z)``); None for a value without one or of a dynamic shape."""
-    dtype = element_dtype(value)
-    if dtype is None or static_dims(value) is None:
-        return None
-    return ("Xor", np.array(False)) if dtype == np.bool_ else neutral_element(dtype)
-
-
-class _Zeros:
-    """Scalar zeros behind a barrier, made once per element type before a loop: a constant
-    inside the loop would be filled again in every iteration (a host wait each)."""
+class _OpaqueFalse:
+    """A scalar ``false`` behind a barrier, made once before ``loop`` on first use: a
+    constant inside the loop would be filled again in every iteration (a host wait each)."""
 
     def __init__(self, loop: ir.Operation):
         self.loop = loop
-        self.made: dict = {}
+        self.made: ir.Value | None = None
 
-    def __call__(self, scalar: np.ndarray) -> ir.Value:
-        key = (scalar.dtype.str, scalar.dtype.name)
-        if key not in self.made:
+    def __call__(self) -> ir.Value:
+        if self.made is None:
             with ir.InsertionPoint(self.loop), self.loop.location:
-                self.made[key] = optimization_barrier([constant(scalar)])[0]
-        return self.made[key]
+                self.made = optimization_barrier([constant(np.array(False))])[0]
+        return self.made
+
+
+def _tie(value: ir.Value, carried: ir.BlockArgument, false: _OpaqueFalse) -> ir.Value | None:
+    """``select(false, carried, value)``: ``value`` bit for bit, reading ``carried``; the
+    predicate broadcast to an array ``value``'s dimensions (fused with the op computing it).
+    None for a value of a dynamic shape or of an element type without a numpy dtype."""
+    dims = static_dims(value)
+    if dims is None or element_dtype(value) is None:
+        return None
+    pred = broadcast_in_dim(false(), dims, []) if dims else false()
+    return select(pred, carried, value)
 
 
 @register
@@ -176,7 +192,7 @@ class WhileInvariantYields(Pass):
             for loop in while_ops(module):
                 body = loop.operation.regions[1].blocks[0]
                 ret = body.operations[len(body.operations) - 1]
-                zeros = _Zeros(loop.operation)
+                false = _OpaqueFalse(loop.operation)
                 kept = {v for k, v in enumerate(ret.operands) if v == body.arguments[k]}
                 for k, value in enumerate(list(ret.operands)):
                     carried = body.arguments[k]
@@ -185,14 +201,11 @@ class WhileInvariantYields(Pass):
                     if value not in kept and (_reads_robustly(value, carried) or _gathered(value, carried)):
                         kept.add(value)
                         continue
-                    neutral = _neutral(value)
-                    if neutral is None:
-                        continue
-                    op_name, scalar = neutral
-                    zero = zeros(scalar)
                     with ir.InsertionPoint(ret), ret.location:
-                        tied = optimization_barrier([zero, carried])[0]
-                        ret.operands[k] = binary(op_name, value, tied)
+                        tied = _tie(value, carried, false)
+                    if tied is None:
+                        continue
+                    ret.operands[k] = tied
                     self.record("tie-yield")
                     changed = True
         return changed

@@ -317,6 +317,16 @@ def empty_pad(op):
     return [shape_ops.broadcast_in_dim(op.operands[1], list(result.type.shape), [])]
 
 
+@pattern("stablehlo.pad")
+def nop_pad(op):
+    """pad(x, v) -> x when every edge and interior padding is 0 (XLA's HandlePad; a rank-0
+    pad pads nothing: seed 20261127 program 3855, whose padding value was a loop result)."""
+    if any(any(int_array(op, a)) for a in ("edge_padding_low", "edge_padding_high", "interior_padding")):
+        return None
+    x = op.operands[0]
+    return [x] if x.type == op.results[0].type else None
+
+
 # --- tuples (XLA's TupleSimplifier) ---------------------------------------------------------
 @pattern("stablehlo.get_tuple_element")
 def tuple_element_of_tuple(op):
@@ -352,6 +362,7 @@ PATTERNS = (
     rank0_dynamic_slice,
     empty_scatter,
     empty_pad,
+    nop_pad,
     tuple_element_of_tuple,
 )
 

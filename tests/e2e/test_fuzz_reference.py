@@ -15,7 +15,10 @@ that is not a defect of hlo-mlir (issue 9; fuzzer seeds 20261125 and 20261126):
   and ``Leaf.tan`` (docs/fuzzing.md);
 - sin, cos and tan of a float Dot or convolution carry its accumulation error, bounded by
   its sums of |terms| (``Val.terms``; seed 20261127 program 450: a bf16 convolution of
-  395.24 is 396 on XLA and 394 here).
+  395.24 is 396 on XLA and 394 here);
+- a complex product's order decides the parts of a non-finite value: C's product spreads an
+  infinite part to the other (``(3.3e38 + inf j)(1 + 0j)`` is ``NaN + inf j``), and XLA skips a
+  window's padding where the spec (and IREE) multiplies it in (seed 20261127 program 2077).
 """
 
 from __future__ import annotations
@@ -32,7 +35,9 @@ from hlo_mlir import (
     ConstantR1,
     ConvGeneralDilated,
     ConvolutionDimensionNumbers,
+    Mul,
     Parameter,
+    ReduceWindowWithGeneralPadding,
     Shape,
     Tuple,
     XlaBuilder,
@@ -121,6 +126,43 @@ def test_a_product_without_huge_factors_may_not_overflow():
     assert v.overflow
 
 
+def _padded_complex_product():
+    """Seed 20261127 program 2077, shrunk: a c64 product over windows [2, 1, 2] with one
+    padding element (the init, 1 + 0j) on the last dimension."""
+    mb = XlaBuilder("mul")
+    scalar = Shape.parse("c64[]")
+    mul = mb.build(Mul(Parameter(mb, 0, scalar, "a"), Parameter(mb, 1, scalar, "b")))
+    b = XlaBuilder("padded_complex_product")
+    x = Parameter(b, 0, Shape.parse("c64[2,1,1]"), "x")
+    return b.build(ReduceWindowWithGeneralPadding(x, ConstantR0(b, np.complex64(1)), mul, [2, 1, 2],
+                                                  [2, 1, 1], [1, 1, 1], [1, 1, 1], [(0, 0), (0, 0), (0, 1)]))
+
+
+def test_a_non_finite_complex_product_is_judged_as_a_whole():
+    """The window holds x0, 1, x1, 1 (padding) in the spec's order, reduced by an
+    implementation-defined tree: ((x0 * 1) * x1) * 1 is NaN + inf j (numpy's C product; IREE),
+    (x0 * 1) * (x1 * 1) is 3.3e38 + inf j (XLA, which skips padding). Both are the spec's; the
+    comparison accepts either for a reordered complex leaf, and no other difference."""
+    xs = np.complex64([[[0.97257549 + 7.1234946j]], [[3.4028235e38 - 8.6407051j]]])
+    one = np.complex64(1)
+    with np.errstate(invalid="ignore", over="ignore"):
+        x0, x1 = xs[0, 0, 0], xs[1, 0, 0]
+        sequential, pairs = ((x0 * one) * x1) * one, (x0 * one) * (x1 * one)
+    assert np.isnan(sequential.real) and np.isinf(sequential.imag) and np.isfinite(pairs.real)
+    comp = _padded_complex_product()
+    ours = oracle.run_iree(comp, xs)
+    reference = oracle.run_xla(comp, xs, strict=True, disable=runner.XLA_DISABLED)
+    assert np.isinf(ours[0, 0, 0].imag) and np.isinf(reference[0, 0, 0].imag)
+    leaf = _leaf(20261127, 2077, 0)
+    assert leaf.dtype == "c64" and leaf.reassoc and not leaf.exact, leaf
+    for e, a in ((pairs, sequential), (np.complex64(-8.297998e37 - np.inf * 1j), np.complex64(np.nan))):
+        assert compare.compare([np.array([e])], [np.array([a])], [leaf]) == []
+        plain = generator.Leaf(leaf.dtype, leaf.exact, leaf.err, leaf.eps, False)
+        assert compare.compare([np.array([e])], [np.array([a])], [plain])
+    # a finite value against a non-finite one, and finite parts, are still compared
+    assert compare.compare([np.array([pairs])], [np.array([np.complex64(3.3e38 + 1e38j)])], [leaf])
+    assert compare.compare([np.array([np.complex64(1 + 2j)])], [np.array([np.complex64(1 + 3j)])], [leaf])
+
 
 def test_cos_of_a_contraction_is_judged_by_its_accumulation_error():
     """Seed 20261127 program 450: Cos of a bf16 convolution whose values reach the hundreds.
@@ -172,3 +214,77 @@ def test_xla_reference_totalorder_of_constant_nans(direction, expected):
     run_time = oracle.run_xla(comp, strict=True, disable=runner.XLA_DISABLED, opaque_constants=True)
     for ours_result, reference in zip(ours, run_time, strict=True):
         np.testing.assert_array_equal(ours_result, reference)
+
+
+
+# Seed 20261127 program 5470: Tan(Pow(c, p)) with c a constant f32[1,1,5], p a parameter f32[3,2,5]
+_POW_BASES = np.array([-1.8031870126724243, 0.34730038046836853, 0.17187100648880005,
+                       -0.4562309682369232, 0.4954790771007538], np.float32)
+
+
+def _pow_then_tan():
+    b = XlaBuilder("pow_then_tan")
+    p = Parameter(b, 0, Shape.parse("f32[3,2,5]"), "p")
+    base = hlo_mlir.Constant(b, _POW_BASES.reshape(1, 1, 5))
+    return b.build(hlo_mlir.Tan(hlo_mlir.Pow(base, p)))
+
+
+def test_tan_of_a_pow_is_judged_by_the_pows_magnitude():
+    """``0.171871^-6.900317`` is 189384.53; XLA rounds it correctly, IREE's f32 pow
+    (``exp(y log x)``) is 2.9 ulp off, within the 48 ulp the comparison allows a Pow, and one ulp
+    of 189384 (1/64) moves its tan by 0.016: tan is -0.099 on XLA, -0.057 here. The generator
+    bounds the Pow's magnitude from its drawn operands (``generator._pow_magnitude``) and Tan
+    takes it as floor, times ``1 + tan^2``."""
+    import mpmath
+
+    p = np.full((3, 2, 5), -6.900317, np.float32)  # the finding's p[0, 1, 2]
+    exact = float(mpmath.power(mpmath.mpf(float(_POW_BASES[2])), mpmath.mpf(float(p[0, 1, 2]))))
+    comp = _pow_then_tan()
+    ours = oracle.run_iree(comp, p)[0, 0, 2]
+    theirs = oracle.run_xla(comp, p, strict=True, disable=runner.XLA_DISABLED)[0, 0, 2]
+    ulp = float(np.spacing(np.float32(exact)))
+    for value in (ours, theirs):  # each side's tan reads a pow within a few ulp of the exact one
+        argument = float(mpmath.atan(float(value))) % float(mpmath.pi)
+        off = min(abs(argument - exact % float(mpmath.pi) + k * float(mpmath.pi)) for k in (-1, 0, 1))
+        assert off <= 8 * ulp, (value, off / ulp)
+    leaf = _leaf(20261127, 5470, 2)
+    assert leaf.tan and leaf.floor == pytest.approx(exact, rel=1e-6), leaf
+    e = np.float32([-0.09900797, 3.3845952, 2.7696416])
+    a = np.float32([-0.057143535, 3.3891618, 2.8231871])  # the finding's values
+    assert compare.compare([e], [a], [leaf]) == []
+    plain = generator.Leaf(leaf.dtype, leaf.exact, leaf.err, leaf.eps, leaf.reassoc)
+    assert compare.compare([e], [a], [plain])
+    assert compare.compare([e], [e + np.float32(100.0)], [leaf])  # the floor is a bound
+    lhs, rhs = generator.Val("c", Shape.parse("f32[5]")), generator.Val("p", Shape.parse("f32[2,5]"))
+    lhs.data, rhs.data = _POW_BASES, np.float32([[1.0, 2.0, -6.900317, 0.5, 3.0], [0.0, 1.0, 1.0, 1.0, 40.0]])
+    assert generator._pow_magnitude(lhs, rhs, [1]) == pytest.approx(exact, rel=1e-6)  # 0.4955^40 is small
+    rhs.data = None
+    assert generator._pow_magnitude(lhs, rhs, [1]) is None
+
+
+class _Pipe:
+    """The worker's connection to the coordinator: what it sends is dropped."""
+
+    def send(self, message) -> None:
+        pass
+
+
+@pytest.mark.parametrize("error,outcome", [("clean", "xla-rejected"), ("python", "traceback")])
+def test_our_error_on_a_program_xla_refuses_is_judged_alone(monkeypatch, error, outcome):
+    """Seed 20261127 program 4722: XLA refuses a ``Map`` of f16 and bf16 into f32 ("mixed
+    precision is disallowed"; the spec allows it), and IREE failed on ours at 593fba3 ("maximum
+    iteration count exceeded in fixed point pipeline", a clean CompileError). The fuzzer compiled
+    ours inside the handler of XLA's exception, so the CompileError carried it as context and
+    ``classify_exception`` called it a traceback. A clean error on a program XLA refuses is no
+    finding (the program may be invalid); an exception of ours still is."""
+    def failing_compile(*args, **kwargs):
+        if error == "clean":
+            raise hlo_mlir.CompileError("IREE failed to compile the module.", "llvm-cpu", [],
+                                        ["error: maximum iteration count exceeded in fixed point pipeline"])
+        raise ValueError("max() arg is an empty sequence")
+
+    monkeypatch.setattr(hlo_mlir, "compile", failing_compile)
+    worker = runner._Worker(_Pipe(), runner.Config(seed=20261127))
+    _, expected, _, result = worker.front(4722)
+    assert expected is None and result.outcome == outcome, result.message
+    assert "mixed precision is disallowed" in result.message

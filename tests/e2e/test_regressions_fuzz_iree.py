@@ -37,11 +37,13 @@ from hlo_mlir import (
     Log,
     Lt,
     Map,
+    Max,
     Neg,
     Pad,
     Parameter,
     PrimitiveType,
     RandomAlgorithm,
+    ReduceWindowWithGeneralPadding,
     Rem,
     Reshape,
     Rev,
@@ -543,3 +545,118 @@ def test_dot_of_a_convert_read_elsewhere():
     v0 = np.float32([0.5, -2])
     cf = x0.astype(np.float32)
     _strict_check(comp, [x0, v0], (v0 @ cf, np.concatenate([cf, cf], 0)))
+
+
+def _max_window(x_shape: str, window, padding, gather_rows: bool = False):
+    b = XlaBuilder("max_window")
+    x = Parameter(b, 0, Shape.parse(x_shape), "x")
+    i = Parameter(b, 1, Shape.parse("s8[]"), "i")
+    j = Parameter(b, 2, Shape.parse("s8[]"), "j")
+    column = DynamicSlice(x, [i, j], [2, 1])
+    low = ConstantR0(b, np.int32(-2**31))
+    comp = b.build(ConvertElementType(
+        ReduceWindowWithGeneralPadding(column, low, _scalar_computation("s32", Max), window, [1, 1],
+                                       [1, 1], [1, 1], padding), PrimitiveType.F32))
+    return comp
+
+
+@pytest.mark.parametrize("padding", [[(0, 1), (0, 0)], [(1, 0), (0, 0)]], ids=["postfix", "prefix"])
+def test_scan_of_a_dynamic_slice_column(padding):
+    """``ReduceWindow(DynamicSlice(x s32[3,4], [i, j], [2, 1]), max, window [2, 1])`` with
+    the window's padding after (a postfix scan, which IREE reads backwards) compiles: IREE
+    read the column slice with a vector.gather from a strided view ("LLVM Translation failed
+    for operation: builtin.unrealized_conversion_cast"; seed 20261127 program 3071; fixed by
+    reverse-slice-barrier)."""
+    comp = _max_window("s32[3,4]", [2, 1], padding)
+    x0 = np.int32([[-1, -1111751701, -1, -1530514860], [-2**31 + 1, 1372173874, -870077930, 5],
+                   [-2**31, 1536751285, -2**31 + 1, -1]])
+    for i0, j0 in [(0, 2), (-3, 7), (1, 1)]:
+        r, c = min(max(i0, 0), 1), min(max(j0, 0), 3)
+        col = x0[r:r + 2, c]
+        if padding[0] == (0, 1):
+            expected = np.array([max(col), col[1]])
+        else:
+            expected = np.array([col[0], max(col)])
+        _strict_check(comp, [x0, np.int8(i0), np.int8(j0)], expected.astype(np.float32).reshape(2, 1))
+
+
+@pytest.mark.parametrize("index_type", ["s16", "s32"])
+def test_gather_of_a_strided_slice(index_type):
+    """``Gather(Slice(x s32[8], [5:8:2]), i)`` (one element per index) compiles: IREE read
+    the strided slice with a vector.gather it cannot lower ("LLVM Translation failed for
+    operation: builtin.unrealized_conversion_cast"; seed 20261127 program 3737; fixed by
+    reverse-slice-barrier)."""
+    b = XlaBuilder("gather_strided_slice")
+    x = Parameter(b, 0, Shape.parse("s32[8]"), "x")
+    idx = Parameter(b, 1, Shape.parse(f"{index_type}[2,1,1]"), "idx")
+    dn = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,),
+                                index_vector_dim=2)
+    comp = b.build(Gather(Slice(x, [5], [8], [2]), idx, dn, [1]))
+    x0 = np.int32([7, 8, -4, -6, -5, -4, -6, -5])
+    strided = x0[5:8:2]
+    for i0 in ([[[1]], [[1]]], [[[0]], [[-3]]], [[[9]], [[0]]]):
+        i = np.array(i0, np.dtype(index_type.replace("s", "int")))
+        expected = strided[np.clip(i[..., 0], 0, 1)]
+        _strict_check(comp, [x0, i], expected)
+
+
+def test_reverse_of_a_rank1_strided_slice_and_a_rank2_dynamic_slice():
+    """``Rev(Slice(x, [5:8:2]))`` and ``Rev(DynamicSlice(y s32[3,4], [i, j], [2, 1]))``
+    compile (the same strided vector.gather as seed 20261127 programs 3071 and 3737)."""
+    b = XlaBuilder("reverse_strided")
+    x = Parameter(b, 0, Shape.parse("s32[8]"), "x")
+    y = Parameter(b, 1, Shape.parse("s32[3,4]"), "y")
+    i = Parameter(b, 2, Shape.parse("s32[]"), "i")
+    comp = b.build(Tuple(b, [Rev(Slice(x, [5], [8], [2]), [0]), Rev(DynamicSlice(y, [i, i], [2, 1]), [0])]))
+    x0 = np.arange(8, dtype=np.int32) * 3 - 7
+    y0 = np.arange(12, dtype=np.int32).reshape(3, 4) - 4
+    _strict_check(comp, [x0, y0, np.int32(1)], (x0[5:8:2][::-1], y0[1:3, 1:2][::-1]))
+
+
+@pytest.mark.parametrize("taken", [True, False])
+def test_sort_of_a_conditional_returning_one_pad_from_both_branches(taken):
+    """``Sort(If(p, Pad(x, v, negative padding), same, same))`` compiles: IREE folded the
+    conditional to the pad and fused the pad into the sort's dispatch ("write affecting
+    operations on global resources"; seed 20261127 program 3014; inplace-operand-copy now
+    sees through such a conditional)."""
+    b = XlaBuilder("sort_conditional_pad")
+    x = Parameter(b, 0, Shape.parse("f64[1,5,5]"), "x")
+    v = Parameter(b, 1, Shape.parse("f64[]"), "v")
+    p = Parameter(b, 2, Shape.parse("pred[]"), "p")
+    config = [(0, 2, 0), (2, 1, 0), (-2, -2, 0)]
+    padded = Pad(x, v, config)
+    branches = []
+    for name in ("then", "else"):
+        bb = XlaBuilder(name)
+        branches.append(bb.build(Parameter(bb, 0, Shape.parse("f64[3,8,1]"), "x")))
+    chosen = Conditional(p, padded, branches[0], padded, branches[1])
+    comp = b.build(Sort(chosen, CreateScalarGtComputation([PrimitiveType.F64]), 1, True))
+    x0 = np.linspace(-4, 4, 25).reshape(1, 5, 5)
+    v0 = np.float64(0.8884)
+    expected = -np.sort(-_xla_pad(x0, v0, config), axis=1)
+    _strict_check(comp, [x0, v0, np.bool_(taken)], expected)
+
+
+@pytest.mark.parametrize("passes", ["O0", "O2"])
+@pytest.mark.parametrize("trips", [0, 2])
+def test_rank0_pad_by_a_loop_result(passes, trips):
+    """``Pad(x f64[], While(...yields constant 3.0)[2], [])`` compiles and is ``x``: IREE
+    failed ("maximum iteration count exceeded in fixed point pipeline") on the loop result
+    as written by while-invariant-yields at 593fba3; algsimp's nop_pad drops the pad, which
+    pads nothing (seed 20261127 program 3855)."""
+    state = Shape.parse("(s32[], s32[], f64[])")
+    cb = XlaBuilder("cond")
+    cp = Parameter(cb, 0, state, "s")
+    cond = cb.build(Lt(GetTupleElement(cp, 0), GetTupleElement(cp, 1)))
+    bb = XlaBuilder("body")
+    bp = Parameter(bb, 0, state, "s")
+    step = Add(GetTupleElement(bp, 0), ConstantR0(bb, np.int32(1)))
+    body = bb.build(Tuple(bb, [step, GetTupleElement(bp, 1), Constant(bb, np.float64(3.0))]))
+    b = XlaBuilder("rank0_pad_of_loop")
+    x = Parameter(b, 0, Shape.parse("f64[]"), "x")
+    n = Parameter(b, 1, Shape.parse("s32[]"), "n")
+    loop = While(cond, body, Tuple(b, [ConstantR0(b, np.int32(0)), n, x]))
+    comp = b.build(Pad(x, GetTupleElement(loop, 2), []))
+    args = [np.float64(-9.807672420206536), np.int32(trips)]
+    oracle.assert_close(oracle.run_iree(comp, *args, passes=passes), args[0], 0, 0, "hlo-mlir vs numpy")
+    oracle.assert_close(oracle.run_xla(comp, *args, strict=True), args[0], 0, 0, "XLA vs numpy")

@@ -31,6 +31,7 @@ from hlo_mlir import (
     PrimitiveType,
     Shape,
     ShiftRightLogical,
+    Sub,
     Tuple,
     While,
     XlaBuilder,
@@ -163,3 +164,29 @@ def test_while_yield_tied_to_its_carried_value(case, passes):
                             f"hlo-mlir vs numpy after {trips}")
         oracle.assert_close(oracle.run_xla(comp, *args, strict=True), expected, 0, 0,
                             f"XLA vs numpy after {trips}")
+
+
+def _difference_loop():
+    """Fuzzer seed 20261127 program 3885, shrunk: ``x = convert(p, u32)`` carried by a counted
+    loop whose body yields ``x - x`` (0 in every iteration: IREE folds it, so the yield is
+    tied to ``x``)."""
+    state = Shape.parse("(s32[], s32[], u32[1])")
+    cb, bb, b = XlaBuilder("cond"), XlaBuilder("body"), XlaBuilder("difference_loop")
+    cp, bp = Parameter(cb, 0, state, "s"), Parameter(bb, 0, state, "s")
+    cond = cb.build(Lt(GetTupleElement(cp, 0), GetTupleElement(cp, 1)))
+    i, n, x = (GetTupleElement(bp, k) for k in range(3))
+    body = bb.build(Tuple(bb, [Add(i, ConstantR0(bb, np.int32(1))), n, Sub(x, x)]))
+    x0 = ConvertElementType(Parameter(b, 0, Shape.parse("f32[1]"), "p"), PrimitiveType.U32)
+    n = Parameter(b, 1, Shape.parse("s32[]"), "n")
+    return b.build(GetTupleElement(While(cond, body, Tuple(b, [ConstantR0(b, np.int32(0)), n, x0])), 2))
+
+
+@pytest.mark.parametrize("trips", [-1, 0, 2])
+def test_while_yielding_a_folded_difference_runs(trips):
+    """The loop runs (0 trips: the converted parameter, else 0): with the former tie
+    ``v + broadcast(barrier(0, x)#0)`` IREE's runtime failed with "OUT_OF_RANGE; indirect
+    buffer reference slot 0 is out range of the declared binding capacity of the command
+    buffer 0" in ``hal.command_buffer.copy_buffer`` (while-invariant-yields' select tie)."""
+    p = np.float32([3.75])
+    expected = np.uint32([3]) if trips <= 0 else np.uint32([0])
+    oracle.check(_difference_loop(), [p, np.int32(trips)], expected, 0, 0)

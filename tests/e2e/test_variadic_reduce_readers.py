@@ -36,7 +36,8 @@ from hlo_mlir import (
 )
 from tests import oracle
 
-X = np.array([[[3, 1, 4, 1], [5, 9, 2, 6]], [[5, 3, 5, 8], [9, 7, 9, 3]]], np.float32)  # ties: first index wins
+# ties: the first index wins
+X = np.array([[[3, 1, 4, 1], [5, 9, 2, 6]], [[5, 3, 5, 8], [9, 7, 9, 3]]], np.float32)
 
 
 def _argmax_computation():

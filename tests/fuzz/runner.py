@@ -214,12 +214,16 @@ class _Worker:
         self.stage(index, "xla")
         if index in self.config.self_test.get("xla-abort", ()):
             os.abort()
+        refused = ""
         try:
             expected = self.oracle.run_xla(program.computation, *program.args, strict=True,
                                            disable=XLA_DISABLED)
         except Exception as e:  # noqa: BLE001 - XLA refused: no reference
-            return program, None, None, self.unchecked(program, Result(
-                index, "xla-rejected", "xla", f"XLA: {type(e).__name__}: {e}", ops))
+            refused = f"XLA: {type(e).__name__}: {e}"
+        if refused:  # ours runs outside the handler: XLA's error must not become the context
+            # of our clean errors (classify_exception would call them tracebacks; program 4722)
+            return program, None, None, self.unchecked(program, Result(index, "xla-rejected", "xla",
+                                                                       refused, ops))
         self.stage(index, "prepare")
         try:
             module = compiler.as_module(program.computation)
