@@ -126,3 +126,70 @@ func.func @refusals(%x: tensor<5xf32>, %idx: tensor<2x1xi32>, %u: tensor<2xf32>)
   }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, indices_are_sorted = false, unique_indices = false} : (tensor<5xf32>, tensor<2x1xi32>, tensor<2xf32>) -> tensor<5xf32>
   return %r#0, %m, %k : tensor<5xf32>, tensor<5xf32>, tensor<5xf32>
 }
+
+// -----
+
+// Check that a unique scatter into a window of a larger buffer (a slice, through a reshape,
+// or a pad with negative padding) loses the unique_indices hint (IREE fused the window into
+// the scatter's dispatch and failed), while one into a parameter or a pad keeps it.
+// CHECK-LABEL: func.func @unique_into_window
+// CHECK: %[[S:.*]] = stablehlo.slice %arg0 [1:2, 1:4]
+// CHECK: %[[V:.*]] = stablehlo.reshape %[[S]]
+// CHECK: "stablehlo.scatter"(%[[V]], %{{.*}}, %arg2)
+// CHECK-SAME: unique_indices = false
+// CHECK: %[[N:.*]] = stablehlo.pad %arg1, %{{.*}}, low = [-2], high = [1]
+// CHECK: "stablehlo.scatter"(%[[N]], %{{.*}}, %arg2)
+// CHECK-SAME: unique_indices = false
+// CHECK: "stablehlo.scatter"(%arg3, %{{.*}}, %arg2)
+// CHECK-SAME: unique_indices = true
+// CHECK: %[[P:.*]] = stablehlo.pad %arg1, %{{.*}}, low = [1], high = [0]
+// CHECK: "stablehlo.scatter"(%[[P]], %{{.*}}, %arg2)
+// CHECK-SAME: unique_indices = true
+func.func @unique_into_window(%m: tensor<2x4xf32>, %p: tensor<4xf32>, %u: tensor<f32>, %q: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<5xf32>) {
+  %i = stablehlo.constant dense<2> : tensor<ui8>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.slice %m [1:2, 1:4] : (tensor<2x4xf32>) -> tensor<1x3xf32>
+  %v = stablehlo.reshape %s : (tensor<1x3xf32>) -> tensor<3xf32>
+  %r0 = "stablehlo.scatter"(%v, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 0>, indices_are_sorted = false, unique_indices = true} : (tensor<3xf32>, tensor<ui8>, tensor<f32>) -> tensor<3xf32>
+  %n = stablehlo.pad %p, %z, low = [-2], high = [1], interior = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<3xf32>
+  %r1 = "stablehlo.scatter"(%n, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 0>, indices_are_sorted = false, unique_indices = true} : (tensor<3xf32>, tensor<ui8>, tensor<f32>) -> tensor<3xf32>
+  %r2 = "stablehlo.scatter"(%q, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 0>, indices_are_sorted = false, unique_indices = true} : (tensor<3xf32>, tensor<ui8>, tensor<f32>) -> tensor<3xf32>
+  %w = stablehlo.pad %p, %z, low = [1], high = [0], interior = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<5xf32>
+  %r3 = "stablehlo.scatter"(%w, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 0>, indices_are_sorted = false, unique_indices = true} : (tensor<5xf32>, tensor<ui8>, tensor<f32>) -> tensor<5xf32>
+  return %r0, %r1, %r2, %r3 : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<5xf32>
+}
+
+// -----
+
+// Check that a unique scatter reading the slice this pass makes of a padded scatter's result
+// loses the hint too (fuzz seed 20261127 program 5889).
+// CHECK-LABEL: func.func @unique_after_scatter
+// CHECK: %[[S:.*]] = "stablehlo.scatter"
+// CHECK: %[[V:.*]] = stablehlo.slice %[[S]] [0:3]
+// CHECK: "stablehlo.scatter"(%[[V]], %{{.*}}, %arg3)
+// CHECK-SAME: unique_indices = false
+func.func @unique_after_scatter(%x: tensor<3xf32>, %idx: tensor<1x2x3xi32>, %upd: tensor<2x3xf32>, %u: tensor<f32>) -> tensor<3xf32> {
+  %0 = "stablehlo.scatter"(%x, %idx, %upd) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 0>, indices_are_sorted = false, unique_indices = false} : (tensor<3xf32>, tensor<1x2x3xi32>, tensor<2x3xf32>) -> tensor<3xf32>
+  %c = stablehlo.constant dense<2> : tensor<ui8>
+  %1 = "stablehlo.scatter"(%0, %c, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 0>, indices_are_sorted = false, unique_indices = true} : (tensor<3xf32>, tensor<ui8>, tensor<f32>) -> tensor<3xf32>
+  return %1 : tensor<3xf32>
+}

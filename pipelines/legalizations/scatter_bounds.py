@@ -31,9 +31,20 @@ becomes one of:
 Indices become s64 (values of any width convert exactly or, for u64 beyond 2^63, turn
 negative and stay out of bounds). Padding is skipped when the indices are a constant
 in bounds. The new scatter is marked ``hlo_mlir.in_bounds`` and keeps
-``unique_indices`` only when nothing was redirected; ``indices_are_sorted`` is kept in
-the row form only. Scatters whose operands have no XLA shape (quantized element types)
-are left alone. Run ``dce`` afterwards.
+``unique_indices`` only when nothing was redirected and its operand is no window into a
+larger buffer; ``indices_are_sorted`` is kept in the row form only.
+
+A scatter with ``unique_indices`` whose operand is, through the views IREE folds, a
+``slice`` or a ``pad`` with negative edge padding failed to compile: IREE fuses the
+slice into the scatter's dispatch as a copy into a buffer outside the distributed loop
+("'linalg.generic' op write affecting operations on global resources are restricted to
+workgroup distributed contexts"; ``Scatter(Slice(p), constant index, u, unique)``, and
+``scatter-bounds``' own slice of a padded scatter read by a second scatter: fuzz seed
+20261127 program 5889). Without the hint (it changes no value) IREE copies the slice
+into a buffer of its own.
+
+Scatters whose operands have no XLA shape (quantized element types) are left alone. Run
+``dce`` afterwards.
 """
 
 from __future__ import annotations
@@ -49,7 +60,7 @@ from dialect_ops.gather_scatter import ScatterDimensionNumbers, scatter
 from dialect_ops.shape_ops import broadcast_in_dim, iota, reshape
 from dialect_ops.slicing import pad, slice_
 from hlo_mlir import _emit
-from hlo_mlir.ir_access import bool_attr
+from hlo_mlir.ir_access import bool_attr, int_array
 from hlo_mlir.shape import Shape
 from hlo_mlir.types import PrimitiveType
 from pipelines.index_bounds import (
@@ -60,7 +71,8 @@ from pipelines.index_bounds import (
     normalized_indices,
     vector_constant,
 )
-from pipelines.matchers import xla_arrays
+from pipelines.legalizations.inplace_operand_copy import through_views
+from pipelines.matchers import defining_op, xla_arrays
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
 from pipelines.values import scalar
@@ -165,8 +177,20 @@ def _bounded_scatter(operand: ir.Value, indices: ir.Value, updates: ir.Value, dn
 
 
 def _scatter_marked(operand, indices, updates, dn, hints, body) -> ir.Value:
+    hints = (hints[0], hints[1] and not _window_view(operand))
     (result,) = scatter([operand], indices, [updates], dn, body, *hints)
     return mark_in_bounds(result)
+
+
+def _window_view(operand: ir.Value) -> bool:
+    """Whether IREE reads ``operand`` as a window into a larger buffer: through the views it
+    folds, a ``slice`` or a ``pad`` with negative edge padding (see the module docstring)."""
+    op = defining_op(through_views(operand))
+    name = op.operation.name if op is not None else None
+    if name == "stablehlo.slice":
+        return True
+    return name == "stablehlo.pad" and any(p < 0 for a in ("edge_padding_low", "edge_padding_high")
+                                           for p in int_array(op, a))
 
 
 def _row_scatter(operand, idx, updates, dn, batching, mask, hints, body) -> ir.Value:
