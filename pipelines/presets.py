@@ -96,6 +96,7 @@ IREE_LEGALIZE = [
     "reverse-slice-barrier",
     # After map-invariant-body, whose broadcasts of constants it fences.
     "constant-reduction-barrier",
+    "bf16-negate-sign",  # after every pass that emits negates
     # Last: after every pass that emits converts to bf16 (c99-pow-atan2-cbrt).
     "bf16-scalar-rounding",
 ]

@@ -247,3 +247,16 @@ def test_the_programs_of_seed_20261126_are_ok(tmp_path):
     results = fuzzer.run([4291, 7317, 3725, 4686, 7365, 4674])
     outcomes = {i: r.outcome for i, r in results.items()}
     assert outcomes == {i: "ok" for i in (4291, 7317, 3725, 4686, 7365, 4674)}
+
+
+# --- IREE: a bf16 negate drops a NaN's sign (seed 20261127 program 8452) --------------------------
+@pytest.mark.parametrize("passes", ["O0", "O2"])
+def test_bf16_negate_flips_the_sign_bit_of_a_nan(passes):
+    b = XlaBuilder("bf16_negate")
+    x = Parameter(b, 0, Shape.parse("bf16[6]"), "x")
+    comp = b.build(BitcastConvertType(Neg(x), np.uint16))
+    bits = np.array([0x7FC0, 0xFFC0, 0x7F80, 0x3F80, 0x0000, 0x8000], np.uint16)
+    expected = bits ^ np.uint16(0x8000)  # IEEE 754 negate: the sign bit, whatever the value
+    got = oracle.run_iree(comp, bits.view(ml_dtypes.bfloat16), passes=passes)
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(oracle.run_xla(comp, bits.view(ml_dtypes.bfloat16), **XLA_FUZZ), expected)
