@@ -288,3 +288,17 @@ def test_our_error_on_a_program_xla_refuses_is_judged_alone(monkeypatch, error, 
     _, expected, _, result = worker.front(4722)
     assert expected is None and result.outcome == outcome, result.message
     assert "mixed precision is disallowed" in result.message
+
+
+def test_a_moved_sum_keeps_its_order_scale():
+    """Seed 20261127 program 9911: ``Sin(DynamicUpdateSlice(sum, Transpose(sum), []))`` of a
+    3-term f32 sum near -860.687; the two summation orders give -860.68713 and -860.6871 (one
+    ulp apart, numpy), whose sines differ by 6e-5. Data movement (Transpose, Rev, pads,
+    DynamicUpdateSlice) keeps the sum's scale, so that difference is none; one of 0.1 stays."""
+    leaf = _leaf(20261127, 9911, 4)
+    assert leaf.floor == pytest.approx(860.687, rel=1e-4)
+    xla, ours = np.array([np.float32(0.10903608)]), np.array([np.float32(0.10909674)])
+    assert compare.compare([xla], [ours], [leaf]) == []
+    plain = generator.Leaf(leaf.dtype, leaf.exact, leaf.err, leaf.eps, leaf.reassoc)
+    assert compare.compare([xla], [ours], [plain])
+    assert compare.compare([xla], [xla + np.float32(0.1)], [leaf])

@@ -855,9 +855,10 @@ class Generator:
 
     # --- families: shapes -------------------------------------------------------------------------
     def _same(self, fn: str, x: Val, *args, **kwargs) -> Val:
-        """A data-movement op: the result is as exact as ``x``, its elements as large."""
+        """A data-movement op: the result is as exact as ``x``, its elements as large, and its
+        comparison scale (``floor``, ``terms``) is ``x``'s."""
         v = self.op(fn, x, *args, exact=x.exact, bits=x.bits, err=x.err, **kwargs)
-        v.mag = x.mag
+        v.mag, v.floor, v.terms = x.mag, x.floor, x.terms
         return v
 
     def f_reshape(self) -> None:
@@ -952,6 +953,7 @@ class Generator:
                     err=max(x.err, value.err))
         if x.mag is not None and value.mag is not None:
             v.mag = max(x.mag, value.mag)
+        v.floor, v.terms = max(x.floor, value.floor), max(x.terms, value.terms)  # moved elements
 
     def f_rev(self) -> None:
         x = self.operand()
@@ -1218,8 +1220,9 @@ class Generator:
         udims = [int(self.rng.integers(0, n + 1)) for n in x.dims]
         update = self.like(x, dims=udims)
         starts = self._index_scalars([n - s for n, s in zip(x.dims, udims, strict=True)])
-        self.op("DynamicUpdateSlice", x, update, starts, exact=x.exact and update.exact,
-                bits=x.bits and update.bits, err=max(x.err, update.err))
+        v = self.op("DynamicUpdateSlice", x, update, starts, exact=x.exact and update.exact,
+                    bits=x.bits and update.bits, err=max(x.err, update.err))
+        v.floor, v.terms = max(x.floor, update.floor), max(x.terms, update.terms)  # moved elements
 
     def _index_tensor(self, batch: list[int], width: int, ivd: int, bounds: list[int], unique=False) -> Val:
         """Start indices of shape ``batch`` with the index vector (``width``) at ``ivd``."""
