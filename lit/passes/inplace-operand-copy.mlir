@@ -363,3 +363,37 @@ func.func @sort_conditional_of_one_pad(%x: tensor<1x5x5xf64>, %v: tensor<f64>, %
   }) {dimension = 1 : i64, is_stable = false} : (tensor<3x8x1xf64>) -> tensor<3x8x1xf64>
   return %2, %4 : tensor<3x8x1xf64>, tensor<3x8x1xf64>
 }
+
+// -----
+
+// Check that a dynamic_update_slice of a concatenate another op reads (through a reshape
+// too) updates a private copy (IREE updated the concatenate in place while a Neg still read
+// it: seed 20261127 program 6950), and that a concatenate only the update reads stays.
+// CHECK-LABEL: func.func @dus_of_concatenate_read_elsewhere
+// CHECK: %[[J:.*]] = stablehlo.concatenate
+// CHECK: %[[N:.*]] = stablehlo.negate %[[J]]
+// CHECK: %[[Z:.*]] = stablehlo.optimization_barrier %{{.*}} : tensor<i64>
+// CHECK: %[[ZB:.*]] = stablehlo.broadcast_in_dim %[[Z]]
+// CHECK: %[[C:.*]] = stablehlo.add %[[J]], %[[ZB]] : tensor<12xi64>
+// CHECK: stablehlo.dynamic_update_slice %[[C]]
+// CHECK: %[[K:.*]] = stablehlo.concatenate
+// CHECK: %[[R:.*]] = stablehlo.reshape %[[K]]
+// CHECK: %[[M:.*]] = stablehlo.negate %[[R]]
+// CHECK: %[[RC:.*]] = stablehlo.add %[[R]], %{{.*}} : tensor<3x4xi64>
+// CHECK: stablehlo.dynamic_update_slice %[[RC]]
+// CHECK: %[[L:.*]] = stablehlo.concatenate
+// CHECK-NOT: stablehlo.add
+// CHECK: stablehlo.dynamic_update_slice %[[L]]
+func.func @dus_of_concatenate_read_elsewhere(%x: tensor<8xi64>, %u: tensor<1xi64>, %i: tensor<i64>, %v: tensor<1x1xi64>) -> (tensor<12xi64>, tensor<12xi64>, tensor<3x4xi64>, tensor<3x4xi64>, tensor<12xi64>) {
+  %c = stablehlo.constant dense<[-9223372036854775807, -7]> : tensor<2xi64>
+  %0 = stablehlo.concatenate %x, %c, %c, dim = 0 : (tensor<8xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<12xi64>
+  %1 = stablehlo.negate %0 : tensor<12xi64>
+  %2 = stablehlo.dynamic_update_slice %0, %u, %i : (tensor<12xi64>, tensor<1xi64>, tensor<i64>) -> tensor<12xi64>
+  %3 = stablehlo.concatenate %c, %x, %c, dim = 0 : (tensor<2xi64>, tensor<8xi64>, tensor<2xi64>) -> tensor<12xi64>
+  %4 = stablehlo.reshape %3 : (tensor<12xi64>) -> tensor<3x4xi64>
+  %5 = stablehlo.negate %4 : tensor<3x4xi64>
+  %6 = stablehlo.dynamic_update_slice %4, %v, %i, %i : (tensor<3x4xi64>, tensor<1x1xi64>, tensor<i64>, tensor<i64>) -> tensor<3x4xi64>
+  %7 = stablehlo.concatenate %x, %c, %c, dim = 0 : (tensor<8xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<12xi64>
+  %8 = stablehlo.dynamic_update_slice %7, %u, %i : (tensor<12xi64>, tensor<1xi64>, tensor<i64>) -> tensor<12xi64>
+  return %1, %2, %5, %6, %8 : tensor<12xi64>, tensor<12xi64>, tensor<3x4xi64>, tensor<3x4xi64>, tensor<12xi64>
+}

@@ -5,7 +5,7 @@ The pinned IREE updates in place the operands it ties to results: every operand 
 ``stablehlo.sort``, the operand of ``dynamic_update_slice`` and the inputs of
 ``scatter``. Its dispatch of the in-place op loads each such operand from a read-write
 binding and stores the result back to it; IREE's copy-on-write clones the operand
-first when others read it. Four things break that (docs/iree-defects.md, "In-place
+first when others read it. Five things break that (docs/iree-defects.md, "In-place
 update through an optimization barrier" and the fuzzer rows), each fixed here:
 
 1. **private-copy**: the operand is a value copy-on-write cannot see or cannot write.
@@ -39,6 +39,12 @@ update through an optimization barrier" and the fuzzer rows), each fixed here:
    undistributed copy. A sort whose results are read by anything but barriers and
    ``return`` gets all its results through one barrier, so its dispatch stores them
    where it loaded them (a barrier costs nothing at run time).
+5. **shared-concatenate**: a dynamic_update_slice or scatter of a concatenate that another
+   op reads too (directly or through the views above) was updated in place, and the other
+   reader saw the update, when another concatenate of the module started with a constant
+   (``Tuple(Concat([c, q, q]), DUS(Concat([x, c, c]), u, i), Neg(Concat([x, c, c])))``:
+   seed 20261127 program 6950). The update gets a private copy: the clone IREE's
+   copy-on-write should have made, so a concatenate with other readers costs no more.
 
 The private copy::
 
@@ -57,10 +63,10 @@ updated values when the update was made in place.
 
 Conditions: the operand is statically shaped, of an XLA element type (not quantized).
 Operands that are arguments or computed values are left alone for dynamic_update_slice
-and scatter (IREE copies them right), and for a sort when computed by a dispatch of
-their own: programs that sort or update computed values or parameters (the benchmark
-workloads) compile as before. Run it after the passes that make barriers and in-place
-ops (``sort-barriers``, ``select-and-scatter-expander``, ``scatter-bounds``,
+and scatter (IREE copies them right; a concatenate others read is rule 5), and for a sort
+when computed by a dispatch of their own: programs that sort or update computed values or
+parameters (the benchmark workloads) compile as before. Run it after the passes that make
+barriers and in-place ops (``sort-barriers``, ``select-and-scatter-expander``, ``scatter-bounds``,
 ``dynamic-slice-indices``) and before ``result-barrier`` (whose barriers only ``return``
 reads).
 """
@@ -213,7 +219,26 @@ def _copy_reason(op, value: ir.Value) -> str | None:
         return "sorted-view"
     if name == "stablehlo.pad" and run_time_value(inner.operands[1]):
         return "padded-splat"
+    if name == "stablehlo.concatenate" and _read_elsewhere(op, value, source):
+        return "shared-concatenate"
     return None
+
+
+def _read_elsewhere(op, value: ir.Value, source: ir.Value) -> bool:
+    """Whether an op other than ``op`` reads its operand ``value`` or the views between it
+    and ``source`` (through_views' chain)."""
+    reader = op.operation
+    for _ in range(64):  # through_views' bounded walk
+        if any(use.owner.operation != reader for use in value.uses) or len(list(value.uses)) > 1:
+            return True
+        view = defining_op(value)
+        if value == source or view is None:
+            return False
+        up = _view_source(view, value)
+        if up is None:
+            return False
+        reader, value = view.operation, up
+    return True
 
 
 def _passed_through(op, value: ir.Value) -> bool:

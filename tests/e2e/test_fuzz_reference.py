@@ -262,6 +262,69 @@ def test_tan_of_a_pow_is_judged_by_the_pows_magnitude():
     assert generator._pow_magnitude(lhs, rhs, [1]) is None
 
 
+def _pow_in_loop(trips: int):
+    """Seed 20261127 program 7674, shrunk: ``x = Pow(x, c)`` for s32 ``x`` ``trips`` times."""
+    b = XlaBuilder("pow_in_loop")
+    x = Parameter(b, 0, Shape.parse("s32[4]"), "x")
+    state = Shape.parse("(s32[], s32[4])")
+    cb = XlaBuilder("cond")
+    cp = Parameter(cb, 0, state, "p")
+    cond = cb.build(hlo_mlir.Lt(hlo_mlir.GetTupleElement(cp, 0), ConstantR0(cb, np.int32(trips))))
+    bb = XlaBuilder("body")
+    bp = Parameter(bb, 0, state, "p")
+    power = hlo_mlir.Pow(hlo_mlir.GetTupleElement(bp, 1), ConstantR1(bb, np.int32([-3, -2, -3, 3])))
+    body = bb.build(Tuple(bb, [Add(hlo_mlir.GetTupleElement(bp, 0), ConstantR0(bb, np.int32(1))), power]))
+    loop = hlo_mlir.While(cond, body, Tuple(b, [ConstantR0(b, np.int32(0)), x]))
+    return b.build(hlo_mlir.GetTupleElement(loop, 1))
+
+
+def test_xla_reference_integer_pow_of_minus_one_in_a_loop():
+    """XLA CPU computes s32 ``pow(-1, -3)`` as -1 in the entry (the spec: a base of +-1 keeps
+    its magnitude for a negative exponent; ours) and as 0 inside a while body of two trips or
+    more (its rule there: 1 for a base of 1, else 0; also ``pow(1, -2)`` of a base that was -1),
+    so the generator keeps -1 from signed integer ``Pow`` bases in nested computations."""
+    x = np.int32([-1, -1, 1, -1])
+    spec = np.int32([-1, 1, 1, -1])  # (-1)^-3, then (-1)^-3 again; (-1)^-2 = 1, 1^-2 = 1; ...
+    for trips in (1, 2, 4):
+        comp = _pow_in_loop(trips)
+        np.testing.assert_array_equal(oracle.run_iree(comp, x), spec)
+        xla = oracle.run_xla(comp, x, strict=True, disable=runner.XLA_DISABLED)
+        np.testing.assert_array_equal(xla, spec if trips == 1 else np.int32([0, 0, 1, -1]))  # jaxlib 0.10.2
+    program = generator.generate(20261127, 7674)
+    assert "Select(" in program.source() and "Pow(" in program.source()
+    guarded = [line for line in program.code if "Pow(" in line]
+    assert guarded and all("Select" not in line for line in guarded)  # the base is a Select's name
+    pow_bases = {line.split("Pow(")[1].split(",")[0] for line in guarded}
+    assert all(any(line.startswith(f"{base} = Select(") for line in program.code) for base in pow_bases)
+
+
+def test_an_ill_conditioned_pow_is_judged_by_its_condition():
+    """Seed 20261127 program 8077: bf16 ``Map(Pow(Tanh(x), -3.39e38))``. tanh(-4.59375) is
+    -0.99979, -1.0 in bf16: XLA's pow reads -1.0 and gives 1, ours reads the f32 tanh (excess
+    precision, which both compilers may keep between bf16 ops) and gives inf. With an exponent
+    that large any error of the base decides between 0, 1 and inf: the leaf is ``ill`` (its
+    condition ``|y| * dx/x`` reaches 1) and only NaN places count; a well-conditioned pow of
+    the same inexact base is compared as before."""
+    import mpmath
+
+    assert float(mpmath.tanh(-4.59375)) == pytest.approx(-0.9997954)
+    leaf = _leaf(20261127, 8077, 3)
+    assert leaf.ill and leaf.dtype == "bf16", leaf
+    bf16 = ml_dtypes.bfloat16
+    e, a = np.array([1.0, np.inf, np.nan], bf16), np.array([np.inf, np.inf, np.nan], bf16)
+    assert compare.compare([e], [a], [leaf]) == []
+    assert compare.compare([e], [np.array([1.0, np.inf, 1.0], bf16)], [leaf])  # NaN places count
+    plain = generator.Leaf(leaf.dtype, leaf.exact, leaf.err, leaf.eps, leaf.reassoc)
+    assert compare.compare([e], [a], [plain])
+    base = generator.Val("t", Shape.parse("bf16[2,2]"), exact=False, err=2)
+    for exponent, ill in ((-3.3895314e38, True), (2.0, False), (-1.5, False)):
+        y = generator.Val("c", Shape.parse("bf16[]"))
+        y.data = np.array(exponent, bf16)
+        assert generator._pow_ill_conditioned(base, y) is ill
+    y.data = None  # a computed exponent: not known, not marked
+    assert not generator._pow_ill_conditioned(base, y)
+
+
 class _Pipe:
     """The worker's connection to the coordinator: what it sends is dropped."""
 

@@ -21,6 +21,7 @@ import pytest
 import hlo_mlir
 from hlo_mlir import (
     And,
+    ConcatInDim,
     Constant,
     ConstantR0,
     CreateScalarGtComputation,
@@ -157,7 +158,30 @@ def _sort_of_slice():
     return comp, (x0,), -np.sort(-x0[:, :5], axis=1)
 
 
+def _dus_of_concatenate_read_elsewhere():
+    """Fuzzer seed 20261127 program 6950 (reduced): a concatenate ending in a constant,
+    updated by DynamicUpdateSlice and read by Neg, beside another concatenate that starts
+    with a constant; Neg read the updated element (-3 where 7 was expected)."""
+    b = XlaBuilder("dus_of_concatenate_read_elsewhere")
+    x = Parameter(b, 0, Shape.parse("s64[8]"), "x")
+    c = Constant(b, np.int64([-9223372036854775807, -7]))
+    joined = ConcatInDim(b, [x, c, c], 0)
+    negated = Neg(joined)  # before the update in program order, as the fuzzer wrote it
+    u = Parameter(b, 1, Shape.parse("s64[1]"), "u")
+    i = Parameter(b, 2, Shape.parse("u64[]"), "i")
+    d = DynamicUpdateSlice(joined, u, [i])
+    q = Parameter(b, 3, Shape.parse("s64[3]"), "q")
+    comp = b.build(Tuple(b, [ConcatInDim(b, [c, q, q], 0), d, negated]))
+    x0, q0 = np.arange(8, dtype=np.int64), np.int64([4, 5, 6])
+    joined0 = np.concatenate([x0, [-9223372036854775807, -7, -9223372036854775807, -7]])
+    updated = joined0.copy()
+    updated[11] = 3  # the start 2**64 - 1 is clamped to the last element
+    return (comp, (x0, np.int64([3]), np.uint64(2**64 - 1), q0),
+            (np.concatenate([joined0[8:10], q0, q0]), updated, -joined0))
+
+
 CASES = {
+    "dus_of_concatenate_read_elsewhere": _dus_of_concatenate_read_elsewhere,
     "sort_of_top_k_indices": _sort_of_top_k_indices,
     "sort_of_slice": _sort_of_slice,
     "argmax_of_stable_sorted_constant": _argmax_of_stable_sorted_constant,

@@ -41,7 +41,9 @@ Per result array (``generator.Leaf``):
   normwise (``|computed - exact| <= k * eps * |exact|``), a phase rounded by one ulp moves
   both parts by about ``eps * |z|``, so a part much smaller than the other carries the
   other's absolute error (seed 20261126 program 4915: ``pow`` gave ``1.65e12 - 2.9e5j``
-  on XLA and ``1.65e12 - 0.9e5j`` here, phases 1.2e-7 rad apart).
+  on XLA and ``1.65e12 - 0.9e5j`` here, phases 1.2e-7 rad apart). An ill-conditioned float
+  ``pow`` (an inexact base, drawn exponents whose largest ``|y|`` times the base's tolerance
+  reaches 1: ``Leaf.ill``) is compared by its NaN places only (seed 20261127 program 8077).
 """
 
 from __future__ import annotations
@@ -108,7 +110,7 @@ def _flush(x: np.ndarray, dtype: str) -> np.ndarray:
 def _bad_floats(e: np.ndarray, a: np.ndarray, dtype: str, exact: bool, err: int,
                 eps: float = 0.0, reassoc: bool = False,
                 magnitude: np.ndarray | None = None, floor: float = 0.0,
-                overflow: bool = False, tan: bool = False) -> tuple[np.ndarray, float]:
+                overflow: bool = False, tan: bool = False, ill: bool = False) -> tuple[np.ndarray, float]:
     """Mask of differing elements of float arrays ``e`` (expected) and ``a`` (float64);
     an inexact element's tolerance is relative to ``magnitude`` (a complex value's
     ``|expected|``) where that is given and finite, else to ``|e|``."""
@@ -119,6 +121,8 @@ def _bad_floats(e: np.ndarray, a: np.ndarray, dtype: str, exact: bool, err: int,
     if exact:
         return bad | (both & (e != a)), 0.0
     rtol = tolerance(dtype, err, eps)
+    if ill:  # an ill-conditioned pow: any value within its error (Leaf.ill)
+        return bad, rtol
     ref = np.abs(e)
     if magnitude is not None:
         ref = np.where(np.isfinite(magnitude), magnitude, ref)
@@ -188,7 +192,8 @@ def _compare_array(k: int, e: np.ndarray, a: np.ndarray, leaf) -> Difference | N
     else:
         ef, af = e.astype(np.float64), a.astype(np.float64)
         bad, rtol = _bad_floats(ef, af, dtype, exact, leaf.err, leaf.eps, leaf.reassoc,
-                                floor=leaf.floor, overflow=leaf.overflow, tan=leaf.tan)
+                                floor=leaf.floor, overflow=leaf.overflow, tan=leaf.tan,
+                                ill=leaf.ill)
     if not bad.any():
         return None
     positions = np.argwhere(bad)[:6]

@@ -37,7 +37,7 @@ import numpy as np
 import hlo_mlir
 from hlo_mlir import HloMlirError, PrimitiveType, Shape
 from hlo_mlir import types as _types
-from tests.fuzz.compare import EPS
+from tests.fuzz.compare import EPS, tolerance
 
 __all__ = ["generate", "Program", "Leaf", "DTYPES", "FLOATS", "INTS"]
 
@@ -108,6 +108,7 @@ class Val:
     overflow: bool = False  # Leaf.overflow
     tan: bool = False  # Leaf.tan
     terms: float = 0.0  # a float Dot's or convolution's bound on its sums of |terms| (Sin/Cos/Tan's floor)
+    ill: bool = False  # Leaf.ill
 
     @property
     def dims(self) -> tuple[int, ...]:
@@ -129,7 +130,8 @@ class Leaf:
     sum of |terms|, a remainder's dividend); ``overflow``: some evaluation order of a float sum
     or product it is may overflow where another does not (both are known only where the op
     reads drawn data, a parameter or constant, or data movement of it); ``tan``: it is the
-    tan of a value with that floor, whose error tan multiplies by 1 + tan^2."""
+    tan of a value with that floor, whose error tan multiplies by 1 + tan^2; ``ill``: an
+    ill-conditioned float ``Pow`` (``_pow_ill_conditioned``), of which only NaN places count."""
 
     dtype: str
     exact: bool
@@ -139,6 +141,7 @@ class Leaf:
     floor: float = 0.0
     overflow: bool = False
     tan: bool = False
+    ill: bool = False
 
 
 @dataclass
@@ -275,6 +278,17 @@ def _pow_magnitude(x: Val, y: Val, broadcast: Sequence[int]) -> float | None:
         values = np.abs(np.power(aligned(x), aligned(y)))
     values = values[values <= float(_finfo(np_dtype(x.dtype)).max)]
     return float(values.max(initial=0.0))
+
+
+def _pow_ill_conditioned(x: Val, y: Val) -> bool:
+    """Whether a float ``Pow`` of an inexact base by drawn exponents is ill-conditioned: its
+    relative error ``|y| * dx/x`` reaches 1 (``dx/x``: the base's tolerance), so 0, 1 and inf
+    may all be within its error. Excess precision is allowed (XLA
+    and IREE may keep f32 between bf16 ops): seed 20261127 program 8077, bf16
+    ``pow(tanh(-4.59), -3.39e38)``: XLA reads tanh as -1.0 (bf16) and gives 1, IREE reads
+    -0.99979 (f32) and gives inf."""
+    exponent = None if x.exact or y.data is None else _max_magnitude(y.data)
+    return exponent is not None and exponent * tolerance(x.dtype, x.err, x.eps) >= 1.0
 
 
 def float_specials(dt: np.dtype, denormals: bool = False) -> list[float]:
@@ -658,7 +672,8 @@ class Generator:
         outs = [pool[-1]] + [v for v in reversed(sinks) if v is not pool[-1]][:4]
         if params and self.chance(0.12):  # a parameter returned as it is (results must not alias it)
             outs.append(self.choice(params))
-        leaves = [Leaf(v.dtype, v.exact, v.err, v.eps, v.reassoc, v.floor, v.overflow, v.tan) for v in outs]
+        leaves = [Leaf(v.dtype, v.exact, v.err, v.eps, v.reassoc, v.floor, v.overflow, v.tan, v.ill)
+                  for v in outs]
         if len(outs) == 1 and self.chance(0.9):
             return outs[0].name, leaves
         if len(outs) >= 3 and self.chance(0.3):
@@ -722,6 +737,14 @@ class Generator:
         ones = self.call("Full", self.b, np_dtype(y.dtype).type(1), y.shape)
         return self.val(self.call("Select", Ref(bad), Ref(ones), y), add=False)
 
+    def _safe_pow_base(self, x: Val) -> Val:
+        """``x`` with -1 replaced by 1 in a nested computation: XLA CPU (jaxlib 0.10.2) computes
+        a signed integer ``pow(-1, -n)`` as 0 in a while body (its emitter's rule: 1 for a base
+        of 1, else 0) and as +-1 in the entry (the spec's; ours); seed 20261127 program 7674."""
+        minus = self.scalar(x.dtype, -1)
+        ones = self.call("Full", self.b, np_dtype(x.dtype).type(1), x.shape)
+        return self.val(self.call("Select", Ref(self.call("Eq", x, minus)), Ref(ones), x), add=False)
+
     def f_binary(self) -> None:
         kind = self.weighted({"float": 6, "int": 5, "pred": 1, "complex": 1})
         x = self.operand(kind)
@@ -739,6 +762,8 @@ class Generator:
         lhs, rhs, bdims = self._binary_rhs(x)
         if _is_int(d) and fn in ("Div", "Rem"):
             rhs = self._safe_divisor(rhs)
+        if _is_signed(d) and fn == "Pow" and not self.scope.allow_params:
+            lhs = self._safe_pow_base(lhs)
         if d == "pred" and fn in ("Add", "Mul") and lhs.const and rhs.const:
             # XLA folds add/multiply of PRED constants as XOR/AND (its compiled code: OR/AND)
             fn = "Or" if fn == "Add" else "And"
@@ -762,6 +787,7 @@ class Generator:
             v = self.op(fn, *args, exact=False, err=err + 2)
             if fn == "Pow":
                 v.mag = _pow_magnitude(lhs, rhs, bdims)
+                v.ill = _pow_ill_conditioned(lhs, rhs)
 
     def f_compare(self) -> None:
         x = self.operand(self.weighted({"float": 5, "int": 4, "pred": 1, "complex": 1}), exact=True)
@@ -858,7 +884,7 @@ class Generator:
         """A data-movement op: the result is as exact as ``x``, its elements as large, and its
         comparison scale (``floor``, ``terms``) is ``x``'s."""
         v = self.op(fn, x, *args, exact=x.exact, bits=x.bits, err=x.err, **kwargs)
-        v.mag, v.floor, v.terms = x.mag, x.floor, x.terms
+        v.mag, v.floor, v.terms, v.ill = x.mag, x.floor, x.terms, x.ill
         return v
 
     def f_reshape(self) -> None:
@@ -1438,8 +1464,9 @@ class Generator:
                 self.comp_param(comp, k, Shape.scalar_shape(PrimitiveType(v.dtype)), like=v)
             out = self.chain((), self.dtype() if self.chance(0.3) else x.dtype, int(self.rng.integers(1, 4)))
         comp = self.finish(comp, out.name)
-        self.op("Map", self.b, operands, comp, list(range(x.rank)), exact=out.exact, bits=out.bits,
-                err=out.err, eps=out.eps)
+        v = self.op("Map", self.b, operands, comp, list(range(x.rank)), exact=out.exact, bits=out.bits,
+                    err=out.err, eps=out.eps)
+        v.ill = out.ill
 
     def f_call(self) -> None:
         x = self.operand()
@@ -1447,8 +1474,9 @@ class Generator:
             self.comp_param(comp, 0, x.shape, like=x)
             out = self.chain(x.dims, x.dtype, int(self.rng.integers(1, 4)))
         comp = self.finish(comp, out.name)
-        self.op("Call", self.b, comp, [x], exact=out.exact, bits=out.bits, err=out.err, eps=out.eps,
-                reassoc=out.reassoc)
+        v = self.op("Call", self.b, comp, [x], exact=out.exact, bits=out.bits, err=out.err, eps=out.eps,
+                    reassoc=out.reassoc)
+        v.ill = out.ill
 
     def f_rng(self) -> None:
         """THREE_FRY bits: bit-exact between XLA and IREE (the other algorithms are not compared)."""
