@@ -397,3 +397,25 @@ func.func @dus_of_concatenate_read_elsewhere(%x: tensor<8xi64>, %u: tensor<1xi64
   %8 = stablehlo.dynamic_update_slice %7, %u, %i : (tensor<12xi64>, tensor<1xi64>, tensor<i64>) -> tensor<12xi64>
   return %1, %2, %5, %6, %8 : tensor<12xi64>, tensor<12xi64>, tensor<3x4xi64>, tensor<3x4xi64>, tensor<12xi64>
 }
+
+// -----
+
+// Check that a dynamic_update_slice of an rng_bit_generator output another op reads updates
+// a private copy (IREE updated it in place while a count_leading_zeros still read it: seed
+// 20261127 program 9679), and that an output only the update reads stays.
+// CHECK-LABEL: func.func @dus_of_rng_output_read_elsewhere
+// CHECK: %[[S:.*]], %[[B:.*]] = stablehlo.rng_bit_generator
+// CHECK: %[[Z:.*]] = stablehlo.count_leading_zeros %[[B]]
+// CHECK: %[[C:.*]] = stablehlo.add %[[B]], %{{.*}} : tensor<4x3x3xui32>
+// CHECK: stablehlo.dynamic_update_slice %[[C]]
+// CHECK: %[[T:.*]], %[[B2:.*]] = stablehlo.rng_bit_generator
+// CHECK-NOT: stablehlo.add
+// CHECK: stablehlo.dynamic_update_slice %[[B2]]
+func.func @dus_of_rng_output_read_elsewhere(%s: tensor<2xui64>, %i: tensor<i32>, %u: tensor<4x2x1xui32>) -> (tensor<4x3x3xui32>, tensor<4x3x3xui32>, tensor<4x3x3xui32>) {
+  %state, %bits = stablehlo.rng_bit_generator %s, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4x3x3xui32>)
+  %0 = stablehlo.count_leading_zeros %bits : tensor<4x3x3xui32>
+  %1 = stablehlo.dynamic_update_slice %bits, %u, %i, %i, %i : (tensor<4x3x3xui32>, tensor<4x2x1xui32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<4x3x3xui32>
+  %state2, %bits2 = stablehlo.rng_bit_generator %state, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4x3x3xui32>)
+  %2 = stablehlo.dynamic_update_slice %bits2, %u, %i, %i, %i : (tensor<4x3x3xui32>, tensor<4x2x1xui32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<4x3x3xui32>
+  return %0, %1, %2 : tensor<4x3x3xui32>, tensor<4x3x3xui32>, tensor<4x3x3xui32>
+}

@@ -39,12 +39,14 @@ update through an optimization barrier" and the fuzzer rows), each fixed here:
    undistributed copy. A sort whose results are read by anything but barriers and
    ``return`` gets all its results through one barrier, so its dispatch stores them
    where it loaded them (a barrier costs nothing at run time).
-5. **shared-concatenate**: a dynamic_update_slice or scatter of a concatenate that another
-   op reads too (directly or through the views above) was updated in place, and the other
-   reader saw the update, when another concatenate of the module started with a constant
+5. **shared-source**: a dynamic_update_slice or scatter of a concatenate or of an
+   ``rng_bit_generator`` output that another op reads too (directly or through the views
+   above) was updated in place, and the other reader saw the update: a concatenate when
+   another concatenate of the module started with a constant
    (``Tuple(Concat([c, q, q]), DUS(Concat([x, c, c]), u, i), Neg(Concat([x, c, c])))``:
-   seed 20261127 program 6950). The update gets a private copy: the clone IREE's
-   copy-on-write should have made, so a concatenate with other readers costs no more.
+   seed 20261127 program 6950), an rng output always (``Tuple(DUS(r, u, i), Clz(r))``:
+   program 9679). The update gets a private copy: the clone IREE's copy-on-write should
+   have made, so such a source with other readers costs no more.
 
 The private copy::
 
@@ -95,6 +97,10 @@ __all__ = ["InplaceOperandCopy", "neutral_element", "run_time_value", "through_v
 _OWN_BUFFER = ELEMENTWISE_OPS | {f"stablehlo.{name}" for name in (
     "dot dot_general convolution sort scatter select_and_scatter reduce reduce_window map "
     "transpose reverse if case").split()}
+
+
+# Producers whose buffer IREE updated in place while another op still read it (rule 5).
+_SHARED_SOURCES = ("stablehlo.concatenate", "stablehlo.rng_bit_generator")
 
 
 def _inplace_operands(op) -> list[int]:
@@ -219,8 +225,8 @@ def _copy_reason(op, value: ir.Value) -> str | None:
         return "sorted-view"
     if name == "stablehlo.pad" and run_time_value(inner.operands[1]):
         return "padded-splat"
-    if name == "stablehlo.concatenate" and _read_elsewhere(op, value, source):
-        return "shared-concatenate"
+    if name in _SHARED_SOURCES and _read_elsewhere(op, value, source):
+        return "shared-source"
     return None
 
 

@@ -21,9 +21,11 @@ import pytest
 import hlo_mlir
 from hlo_mlir import (
     And,
+    Clz,
     ConcatInDim,
     Constant,
     ConstantR0,
+    ConvertElementType,
     CreateScalarGtComputation,
     DynamicUpdateSlice,
     Eq,
@@ -36,7 +38,9 @@ from hlo_mlir import (
     Or,
     Parameter,
     PrimitiveType,
+    RandomAlgorithm,
     Reduce,
+    RngBitGenerator,
     Select,
     Shape,
     Slice,
@@ -180,8 +184,35 @@ def _dus_of_concatenate_read_elsewhere():
             (np.concatenate([joined0[8:10], q0, q0]), updated, -joined0))
 
 
+def _rng_bits(state):
+    rng = RngBitGenerator(RandomAlgorithm.RNG_THREE_FRY, state, Shape.parse("u32[4,3,3]"))
+    return GetTupleElement(rng, 1)
+
+
+def _dus_of_rng_output_read_elsewhere():
+    """Fuzzer seed 20261127 program 9679 (reduced): an rng_bit_generator output updated by
+    DynamicUpdateSlice and read by count_leading_zeros; Clz read the updated elements."""
+    b = XlaBuilder("dus_of_rng_output_read_elsewhere")
+    bits = _rng_bits(Parameter(b, 0, Shape.parse("u64[2]"), "state"))
+    leading_zeros = Clz(bits)  # before the update in program order, as the fuzzer wrote it
+    i = Parameter(b, 1, Shape.parse("s32[]"), "i")
+    u = Parameter(b, 2, Shape.parse("u32[4,2,1]"), "u")
+    narrow = ConvertElementType(i, PrimitiveType.U16)
+    comp = b.build(Tuple(b, [DynamicUpdateSlice(bits, u, [i, i, i]), narrow, leading_zeros]))
+    args = (np.uint64([2406950286677408524, 9192414483516167105]), np.int32(397024136),
+            np.full((4, 2, 1), 7, np.uint32))
+    alone = XlaBuilder("rng_bits")
+    bits0 = run_xla(alone.build(_rng_bits(Parameter(alone, 0, Shape.parse("u64[2]"), "state"))),
+                    args[0], strict=True)  # the generator's numbers, as XLA computes them
+    updated = bits0.copy()
+    updated[:, 1:3, 2:3] = 7  # the starts are clamped to (0, 1, 2)
+    leading = np.array([32 - int(v).bit_length() for v in bits0.ravel()], np.uint32).reshape(bits0.shape)
+    return comp, args, (updated, np.uint16(397024136 % 2**16), leading)
+
+
 CASES = {
     "dus_of_concatenate_read_elsewhere": _dus_of_concatenate_read_elsewhere,
+    "dus_of_rng_output_read_elsewhere": _dus_of_rng_output_read_elsewhere,
     "sort_of_top_k_indices": _sort_of_top_k_indices,
     "sort_of_slice": _sort_of_slice,
     "argmax_of_stable_sorted_constant": _argmax_of_stable_sorted_constant,
