@@ -13,6 +13,7 @@ from hlo_mlir.shape import Shape
 
 __all__ = [
     "ops_where",
+    "has_uses",
     "defining_op",
     "producer",
     "op_name",
@@ -39,6 +40,11 @@ def ops_where(root, predicate) -> list[ir.Operation]:
 
     root.operation.walk(visit, ir.WalkOrder.POST_ORDER)
     return found
+
+
+def has_uses(value: ir.Value) -> bool:
+    """Whether any op reads ``value``."""
+    return next(iter(value.uses), None) is not None
 
 
 def defining_op(value: ir.Value):

@@ -44,7 +44,7 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from dialect_ops.side_effects import optimization_barrier
-from pipelines.matchers import ops_where, producer
+from pipelines.matchers import has_uses, ops_where, producer
 from pipelines.operand_fences import fence_results
 from pipelines.pass_base import Pass
 from pipelines.registry import register
@@ -53,18 +53,14 @@ from pipelines.sort_regions import comparator_block
 __all__ = ["SortBarriers"]
 
 
-def _has_uses(value: ir.Value) -> bool:
-    return any(True for _ in value.uses)
-
-
 def _dead_results_read(op) -> bool:
     """Whether some result of sort ``op`` is unused while the comparator reads its operand
     and another result is used (a wholly dead sort is DCE's business)."""
     args = list(comparator_block(op).arguments)
     results = list(op.results)
-    dead_read = any(not _has_uses(r) and (_has_uses(args[2 * k]) or _has_uses(args[2 * k + 1]))
+    dead_read = any(not has_uses(r) and (has_uses(args[2 * k]) or has_uses(args[2 * k + 1]))
                     for k, r in enumerate(results))
-    return dead_read and any(_has_uses(r) for r in results)
+    return dead_read and any(has_uses(r) for r in results)
 
 
 @register

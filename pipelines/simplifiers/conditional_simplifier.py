@@ -36,7 +36,7 @@ from typing import Sequence
 from iree.compiler import ir
 
 from hlo_mlir import _emit
-from pipelines.matchers import ops_where, splat_of
+from pipelines.matchers import has_uses, ops_where, splat_of
 from pipelines.pass_base import Pass
 from pipelines.registry import register
 from pipelines.simplifiers.while_loop_unroller import has_side_effects
@@ -87,7 +87,7 @@ class ConditionalSimplifier(Pass):
         first: dict[tuple, int] = {}
         for i, result in enumerate(op.results):
             values = tuple(returned[i])
-            if not _has_uses(result):
+            if not has_uses(result):
                 continue
             if all(v == values[0] for v in values) and not _defined_in(values[0], op):
                 result.replace_all_uses_with(values[0])  # capture-forward: every branch returns it
@@ -101,7 +101,7 @@ class ConditionalSimplifier(Pass):
             self.record("captured-result", forwarded)
         if merged:
             self.record("duplicate-result", merged)
-        keep = [i for i, r in enumerate(op.results) if _has_uses(r)]
+        keep = [i for i, r in enumerate(op.results) if has_uses(r)]
         if keep or _has_effects(op):
             if len(keep) == len(op.results):
                 return bool(forwarded or merged)
@@ -177,10 +177,6 @@ def _replace(op, values: Sequence[ir.Value]) -> None:
 
 def _has_effects(op) -> bool:
     return any(has_side_effects(region.blocks[0].operations) for region in op.regions)
-
-
-def _has_uses(value: ir.Value) -> bool:
-    return next(iter(value.uses), None) is not None
 
 
 def _defined_in(value: ir.Value, op) -> bool:

@@ -36,7 +36,7 @@ from dialect_ops.op_facts import ELEMENTWISE_OPS
 from dialect_ops.slicing import slice_
 from hlo_mlir import _emit
 from hlo_mlir.ir_access import attribute_dict, int_array
-from pipelines.matchers import ops_where, producer, static_dims
+from pipelines.matchers import has_uses, ops_where, producer, static_dims
 from pipelines.pass_base import Pass
 from pipelines.registry import register
 
@@ -62,13 +62,9 @@ def _slices(op) -> list | None:
     return slices
 
 
-def _has_uses(value: ir.Value) -> bool:
-    return next(iter(value.uses), None) is not None
-
-
 def _similar(op, sources: list[ir.Value], candidate) -> bool:
     """Whether ``candidate`` is an op like ``op`` on alike slices of ``sources``, in its block."""
-    if candidate.name != op.name or len(candidate.results) != 1 or not _has_uses(candidate.results[0]):
+    if candidate.name != op.name or len(candidate.results) != 1 or not has_uses(candidate.results[0]):
         return False
     if candidate.operation.block != op.operation.block:
         return False
@@ -111,7 +107,7 @@ class SliceSinker(Pass):
     def run(self, module: ir.Module) -> bool:
         done: list = []
         for op in ops_where(module, lambda o: o.name in ELEMENTWISE_OPS and len(o.results) == 1):
-            if not _has_uses(op.results[0]):
+            if not has_uses(op.results[0]):
                 continue  # sunk already (or dead)
             slices = _slices(op)
             if slices is None:

@@ -29,7 +29,7 @@ from iree.compiler import ir
 from dialect_ops.sorting import sort
 from hlo_mlir import _emit
 from hlo_mlir.ir_access import bool_attr
-from pipelines.matchers import ops_where
+from pipelines.matchers import has_uses, ops_where
 from pipelines.pass_base import Pass
 from pipelines.regions import clone_body
 from pipelines.registry import register
@@ -38,15 +38,11 @@ from pipelines.sort_regions import comparator_block, sort_dimension
 __all__ = ["SortSimplifier", "used_operands"]
 
 
-def _has_uses(value: ir.Value) -> bool:
-    return next(iter(value.uses), None) is not None
-
-
 def used_operands(op) -> list[int]:
     """The operands of sort ``op`` whose result is read or whose comparator arguments are."""
     args = list(comparator_block(op).arguments)
     return [i for i, result in enumerate(op.results)
-            if _has_uses(result) or _has_uses(args[2 * i]) or _has_uses(args[2 * i + 1])]
+            if has_uses(result) or has_uses(args[2 * i]) or has_uses(args[2 * i + 1])]
 
 
 @register

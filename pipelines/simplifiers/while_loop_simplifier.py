@@ -28,6 +28,7 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from hlo_mlir import _emit
+from pipelines.matchers import has_uses
 from pipelines.pass_base import Pass
 from pipelines.registry import register
 from pipelines.simplifiers.while_loop_unroller import has_side_effects, trip_count, unroll_fully, while_ops
@@ -57,10 +58,6 @@ class WhileLoopSimplifier(Pass):
         return changed
 
 
-def _has_uses(value: ir.Value) -> bool:
-    return next(iter(value.uses), None) is not None
-
-
 def _reads(op) -> list[ir.Value]:
     """Every value ``op`` or an op nested in it reads."""
     out: list[ir.Value] = []
@@ -84,7 +81,7 @@ def _live_carried_values(op) -> tuple[list[bool], list[bool]]:
     results = list(list(body.operations)[-1].operands)
     argument = {a: i for i, a in enumerate(body.arguments)}
     defined_by = {r: n for n, o in enumerate(ops) for r in o.results}
-    live = [_has_uses(r) or _has_uses(a) for r, a in zip(op.results, cond.arguments, strict=True)]
+    live = [has_uses(r) or has_uses(a) for r, a in zip(op.results, cond.arguments, strict=True)]
     live_ops = [False] * len(ops)
     work = [results[i] for i, alive in enumerate(live) if alive]
     for n, o in enumerate(ops):

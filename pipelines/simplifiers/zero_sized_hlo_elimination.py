@@ -29,7 +29,7 @@ import numpy as np
 from iree.compiler import ir
 
 from hlo_mlir import _emit
-from pipelines.matchers import element_dtype, ops_where, static_dims
+from pipelines.matchers import element_dtype, has_uses, ops_where, static_dims
 from pipelines.pass_base import Pass
 from pipelines.registry import register
 from pipelines.simplifiers.while_loop_unroller import has_side_effects
@@ -41,10 +41,6 @@ def is_zero_sized(value: ir.Value) -> bool:
     """Whether ``value`` is an array of static shape with no elements and an XLA element type."""
     dims = static_dims(value)
     return dims is not None and 0 in dims and element_dtype(value) is not None
-
-
-def _has_uses(value: ir.Value) -> bool:
-    return next(iter(value.uses), None) is not None
 
 
 @register
@@ -65,14 +61,14 @@ class ZeroSizedHloElimination(Pass):
         when all its results are zero-sized or none is read any more."""
         replaced = 0
         for result in op.results:
-            if is_zero_sized(result) and _has_uses(result):
+            if is_zero_sized(result) and has_uses(result):
                 with ir.InsertionPoint(op):
                     empty = _emit.constant(_empty_array(result), _emit.shape_of(result))
                 result.replace_all_uses_with(empty)
                 replaced += 1
         if replaced:
             self.record("zero-sized-result", replaced)
-        if all(is_zero_sized(r) or not _has_uses(r) for r in op.results) \
+        if all(is_zero_sized(r) or not has_uses(r) for r in op.results) \
                 and any(is_zero_sized(r) for r in op.results):
             op.erase()
             self.record("erased-op")
