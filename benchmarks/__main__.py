@@ -1,4 +1,4 @@
-"""Runs every benchmark: the runtime suite, compile times and pipeline scaling.
+"""Runs every benchmark: the runtime suite, compile times, pipeline scaling and the presets' effect.
 
     PYTHONPATH=. python -m benchmarks                 # everything, JSON in benchmarks/results/
     PYTHONPATH=. python -m benchmarks --write-docs    # ... and regenerate docs/performance.md
@@ -15,9 +15,9 @@ import os
 import sys
 import time
 
-from benchmarks import compile_time, docs, measure, pipeline_scaling, suite
+from benchmarks import compile_time, docs, measure, pipeline_scaling, presets, suite
 
-PARTS = ("suite", "compile", "scaling")
+PARTS = ("suite", "compile", "scaling", "presets")
 
 
 def parse_args(argv=None):
@@ -67,6 +67,13 @@ def main(argv=None) -> int:
         result = pipeline_scaling.run_scaling([int(s) for s in sizes.split(",")])
         _save(args.out_dir, "pipeline_scaling", result)
         pipeline_scaling.print_report(result)
+    if "presets" in parts:
+        print("\n== presets", file=sys.stderr, flush=True)
+        result = presets.run_presets(names, quick=args.quick, rounds=2 if args.quick else 5,
+                                     min_time=0.01 if args.quick else 0.1)
+        _save(args.out_dir, "presets", result)
+        presets.print_report(result)
+        status |= bool(presets.failures(result))
     print(f"\ntotal {time.perf_counter() - start:.0f} s; results in {args.out_dir}", file=sys.stderr)
     if args.write_docs:
         docs.write_docs(args.out_dir)

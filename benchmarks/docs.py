@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 
-from benchmarks import compile_time, suite
+from benchmarks import compile_time, presets, suite
 
 __all__ = ["write_docs", "render", "RESULTS_DIR", "DOC_PATH"]
 
@@ -103,6 +103,16 @@ def render(results_dir: str = RESULTS_DIR) -> str:
         if not sc["superlinear"]:
             lines.append("No pass grows by more than 1.5x per op from the smallest module to the largest.")
         lines.append("")
+    pr = _load(results_dir, "presets")
+    if pr:
+        names = pr["presets"]
+        kind = "QUICK smoke run, not a measurement" if pr.get("quick") else "full run"
+        lines += [f"### What the presets do ({kind})", ""] + _md(*presets.table(pr))
+        lines += ["", f"*ops*: StableHLO ops after the preset (before `iree-legalize`); *answers*: every "
+                  f"preset's outputs against XLA CPU on the same module; *time*: median time per call with "
+                  f"the inputs on the device, against `{names[0]}` in the same interleaved rounds (below 1: "
+                  f"faster). Geomean: " + ", ".join(f"{p}/{names[0]} {pr['geomean_ratio'][p]:.3f}"
+                                                     for p in names[1:]) + ".", ""]
     lines.append(END)
     return "\n".join(lines)
 

@@ -83,7 +83,7 @@ def geomean(values: Sequence[float]) -> float:
 class Ours:
     """The program compiled by hlo-mlir for llvm-cpu, callable on each local driver."""
 
-    def __init__(self, source, flags: Sequence[str] = (), passes: str = "O2"):
+    def __init__(self, source, flags: Sequence[str] = (), passes: str | None = None):
         import hlo_mlir
 
         start = time.perf_counter()

@@ -39,7 +39,7 @@ from hlo_mlir.shape import ProgramShape, Shape
 from hlo_mlir.types import PrimitiveType
 
 __all__ = ["set_replica_count", "replica_count",
-           "ReplicaId", "replica_id",
+           "ReplicaId", "replica_id", "partition_id",
            "AllReduce", "CrossReplicaSum", "all_reduce", "all_reduce_rule",
            "AllGather", "all_gather", "all_gather_rule",
            "AllToAll", "all_to_all", "all_to_all_rule",
@@ -147,6 +147,11 @@ def ReplicaId(builder: XlaBuilder) -> XlaOp:
 def replica_id() -> ir.Value:
     """Emits ``stablehlo.replica_id : tensor<ui32>``."""
     return _emit.create("stablehlo.replica_id", [], [_emit.type_of(_U32)]).result
+
+
+def partition_id() -> ir.Value:
+    """Emits ``stablehlo.partition_id : tensor<ui32>`` (the partition running the program)."""
+    return _emit.create("stablehlo.partition_id", [], [_emit.type_of(_U32)]).result
 
 
 # --- AllReduce, CrossReplicaSum ------------------------------------------------------------------

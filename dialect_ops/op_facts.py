@@ -21,6 +21,7 @@ integer and PRED types, and passes must check that themselves.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Callable
 
@@ -46,7 +47,11 @@ PRED, INT, FLOAT, COMPLEX = "pred", "int", "float", "complex"
 
 def type_class(dtype: np.dtype) -> str:
     """``"pred"``, ``"int"``, ``"float"`` or ``"complex"`` for a numpy (or ml_dtypes) dtype."""
-    dtype = np.dtype(dtype)
+    return _type_class(np.dtype(dtype))
+
+
+@functools.lru_cache(maxsize=None)  # a few dozen dtypes, asked for at every op a pass visits
+def _type_class(dtype: np.dtype) -> str:
     if dtype == np.bool_:
         return PRED
     if dtype.kind in "iu" or dtype.name in ("int2", "int4", "uint2", "uint4"):
@@ -285,15 +290,22 @@ def _value_for(table: dict | None, dtype) -> np.ndarray | None:
 
 
 def identity_of(op_name: str, dtype) -> np.ndarray | None:
-    """The identity element of ``op_name`` for ``dtype`` as a 0-d array, or None."""
-    row = FACTS.get(op_name)
-    return _value_for(row.identity, dtype) if row else None
+    """The identity element of ``op_name`` for ``dtype`` as a 0-d read-only array, or None."""
+    return _special_value(op_name, np.dtype(dtype), "identity")
 
 
 def absorbing_of(op_name: str, dtype) -> np.ndarray | None:
-    """The absorbing element of ``op_name`` for ``dtype`` as a 0-d array, or None."""
+    """The absorbing element of ``op_name`` for ``dtype`` as a 0-d read-only array, or None."""
+    return _special_value(op_name, np.dtype(dtype), "absorbing")
+
+
+@functools.lru_cache(maxsize=4096)  # asked for at every op algsimp visits
+def _special_value(op_name: str, dtype: np.dtype, field: str) -> np.ndarray | None:
     row = FACTS.get(op_name)
-    return _value_for(row.absorbing, dtype) if row else None
+    value = _value_for(getattr(row, field), dtype) if row else None
+    if value is not None:
+        value.flags.writeable = False  # one array shared by every caller
+    return value
 
 
 def fold_binary(op_name: str, x: np.ndarray, y: np.ndarray) -> np.ndarray | None:

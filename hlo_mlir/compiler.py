@@ -42,6 +42,7 @@ from hlo_mlir.shape import Shape
 from hlo_mlir.targets import TARGETS, crash_lines, target_flags
 from pipelines.analyses.libm_flags import required_flags
 from pipelines.pipeline import run_pipeline
+from pipelines.presets import target_preset
 
 __all__ = ["compile", "prepare", "full_flags", "TARGETS", "target_flags", "as_module", "save_reproducer",
            "function_signatures"]
@@ -137,13 +138,14 @@ def function_signatures(module: ir.Module) -> tuple[FunctionSignature, ...]:
     return tuple(out)
 
 
-def compile(source, target: str = "llvm-cpu", *, flags: Sequence[str] = (), passes: str = "O2",
+def compile(source, target: str = "llvm-cpu", *, flags: Sequence[str] = (), passes: str | None = None,
             legalize: bool = True, verify: bool = True, isolate: bool | None = None,
             timeout: float | None = None) -> bytes:  # noqa: A001 - the natural name
     """Compiles ``source`` for ``target`` (llvm-cpu, vulkan-spirv, cuda); returns vmfb bytes.
 
     The module (a copy: ``source`` is never changed) goes through the pass pipeline
-    ``passes`` (a preset such as ``O0``/``O1``/``O2`` or a spec like ``"algsimp,cse"``),
+    ``passes`` (a preset such as ``O0``/``O1``/``O2`` or a spec like ``"algsimp,cse"``;
+    default: the target's preset, ``cpu`` for llvm-cpu and ``gpu`` for the GPU targets),
     then, with ``legalize``, through the ``iree-legalize`` expanders and the element-wise
     legalizations that make IREE give XLA's answers, then IREE. ``flags`` are extra
     IREE flags (they override the defaults of the same name). Raises CompileError
@@ -158,6 +160,7 @@ def compile(source, target: str = "llvm-cpu", *, flags: Sequence[str] = (), pass
     isolate = _isolation_default() if isolate is None else isolate
     timeout = _timeout_default() if timeout is None else timeout
     module = as_module(source)
+    passes = target_preset(target) if passes is None else passes
     key = _cache.compile_key(_context.bytecode(module), target, defaults, passes, legalize)
 
     def produce() -> bytes:
@@ -191,9 +194,12 @@ def _timeout_default() -> float | None:
     return seconds
 
 
-def prepare(module: ir.Module, target: str = "llvm-cpu", passes: str = "O2", legalize: bool = True) -> None:
-    """Runs, in place, what ``compile`` runs before IREE: ``passes``, the IREE
-    legalizations, and the reflection the runtime reads (program shape, driver)."""
+def prepare(module: ir.Module, target: str = "llvm-cpu", passes: str | None = None,
+            legalize: bool = True) -> None:
+    """Runs, in place, what ``compile`` runs before IREE: ``passes`` (default: the
+    target's preset), the IREE legalizations, and the reflection the runtime reads
+    (program shape, driver)."""
+    passes = target_preset(target) if passes is None else passes
     if passes:
         run_pipeline(module, passes)
     if legalize:

@@ -12,12 +12,14 @@ from typing import TYPE_CHECKING, Mapping, Sequence, cast
 
 from iree.compiler import ir
 
+from hlo_mlir import ir_access
 from hlo_mlir.call_graph import region_instructions
 from hlo_mlir.errors import InvalidArgumentError
-from hlo_mlir.names import name_of
+from hlo_mlir.names import assign_names, name_of, name_problems
 from hlo_mlir.views import HloComputation, HloInstruction
 
-__all__ = ["SCHEDULE_ATTR", "ScheduleMixin", "read_schedule", "store_schedule", "check_schedule"]
+__all__ = ["SCHEDULE_ATTR", "ScheduleMixin", "read_schedule", "store_schedule", "check_schedule",
+           "program_order", "store_program_order"]
 
 SCHEDULE_ATTR = "hlo.schedule"
 
@@ -97,6 +99,26 @@ def store_schedule(module: ir.Module, sequences: Mapping[str, list[str]]) -> Non
     with module.context:
         module.operation.attributes[SCHEDULE_ATTR] = ir.DictAttr.get(
             {comp: ir.ArrayAttr.get([ir.StringAttr.get(n) for n in seq]) for comp, seq in sequences.items()})
+
+
+def program_order(module: ir.Module) -> dict[str, list[str]]:
+    """Each function's own instructions by name, in the order they stand in the IR."""
+    return {ir_access.symbol_name(f): [cast(str, name_of(op)) for op in region_instructions(f.regions[0])]
+            for f in ir_access.functions(module)}
+
+
+def store_program_order(module: ir.Module) -> bool:
+    """Stores the IR's op order as the schedule (spec 004: HLO trivial scheduler), after naming
+    the unnamed instructions and renaming duplicates (``HloModule.uniquify_names``); returns
+    whether the module changed."""
+    renamed = bool(name_problems(module))
+    if renamed:
+        assign_names(module, rename_duplicates=True)
+    order = program_order(module)
+    if read_schedule(module) == order:
+        return renamed
+    store_schedule(module, order)
+    return True
 
 
 def check_schedule(op_name: str, module_name: str, functions: Mapping[str, ir.Operation],

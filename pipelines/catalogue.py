@@ -101,8 +101,9 @@ _NO_DOMAINS = "No kDomain instructions: hlo-mlir has no sharding domains (no SPM
 
 CATALOGUE: tuple[CatalogueEntry, ...] = (
     # --- CPU backend level -------------------------------------------------------------
-    _todo("Convolution canonicalization", CPU,
-          "A StableHLO rewrite to canonical dimension numbers; IREE compiles every layout today."),
+    _impl("Convolution canonicalization", CPU, "convolution-canonicalization",
+          "Transposes around a convolution with input/output [b, spatial, f] and kernel "
+          "[spatial, i, o] dimension numbers (bit-identical results on IREE)."),
     _iree("Parallel task assigner", CPU,
           "IREE tiles each dispatch into workgroups (iree-codegen-tile-and-distribute-to-workgroups-*) "
           "that the local-task executor runs on its worker threads."),
@@ -110,8 +111,9 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
     _iree("Alias passthrough params", GPU,
           "IREE's stream allocation (iree-stream-emplace-allocations, iree-stream-schedule-allocation) "
           "reuses buffers; a caller's argument is never aliased with a result (result-barrier)."),
-    _todo("cuBLAS GEMM pad for tensor cores", GPU,
-          "Pad f16/bf16 dot_general dimensions to multiples of 8 as a StableHLO rewrite."),
+    _impl("cuBLAS GEMM pad for tensor cores", GPU, "cublas-pad-for-gemms",
+          "Zero-pads f16/bf16 dot_general free dimensions to multiples of 8 (s8: all non-batch "
+          "dimensions to 4) and slices the result; float contracting dimensions only on request."),
     _iree("cuDNN batchnorm rewriter", GPU,
           f"{_NO_VENDOR_LIBRARIES}; batch_norm_training/inference are unfused by "
           "iree-stablehlo-preprocessing-unfuse-batch-norm, batch_norm_grad by batchnorm-expander."),
@@ -136,9 +138,9 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
     _iree("GPU conv algorithm picker", GPU,
           "IREE's GPU codegen picks the convolution strategy (direct, implicit GEMM: "
           "iree-codegen-convolution-to-igemm) by heuristics at compile time."),
-    _todo("GPU conv padding legalization", GPU,
-          "Make convolution padding explicit pads where IREE's lowering needs it "
-          "(reduce-window-padding does this for reduce_window today)."),
+    _impl("GPU conv padding legalization", GPU, "gpu-conv-padding-legalization",
+          "Asymmetric or negative convolution padding and lhs dilation as an explicit pad and "
+          "slice of the input (kernel dilation stays: zeros there are not exact)."),
     _iree("GPU conv rewriter", GPU,
           f"{_NO_VENDOR_LIBRARIES}: convolutions become linalg convolutions that its GPU codegen "
           "compiles (directly or as implicit GEMM).",
@@ -151,47 +153,66 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
           "and runs independent dispatches of one command buffer concurrently "
           "(iree-stream-schedule-concurrency)."),
     _iree("Multi output fusion", GPU, _MULTI_OUTPUT),
-    _todo("Reduction degenerate dim remover", GPU,
-          "A reduce over size-1 dimensions as a reshape and a smaller reduce."),
-    _todo("Reduction dimension grouper", GPU,
-          "Adjacent reduced dimensions merged by a reshape before the reduce."),
-    _todo("Reduction layout normalizer", GPU,
-          "StableHLO has no layouts: as a rewrite that transposes reduce operands to a canonical "
-          "dimension order."),
-    _todo("Reduction splitter", GPU,
-          "tree-reduction-rewriter splits one long reduced dimension today; splitting "
-          "non-contiguous reduced dimensions is not done."),
+    _impl("Reduction degenerate dim remover", GPU, "reduction-degenerate-dim-remover",
+          "Size-1 operand dimensions dropped by reshapes around a smaller reduce (variadic too); "
+          "the init stays applied once."),
+    _impl("Reduction dimension grouper", GPU, "reduction-dimension-grouper",
+          "Adjacent reduced dimensions merged by a reshape; float add/multiply only with "
+          "reassociate=true."),
+    _impl("Reduction layout normalizer", GPU, "reduction-layout-normalizer",
+          "StableHLO has no layouts: transposes reduce operands so the reduced dimensions are "
+          "innermost; float add/multiply only with reassociate=true."),
+    _impl("Reduction splitter", GPU, "reduction-splitter",
+          "A reduce neither from nor to contiguous dimensions as a chain, the largest dimension "
+          "first; float add/multiply only with reassociate=true."),
     _impl("Tree reduction rewriter", GPU, "tree-reduction-rewriter",
           "Splits a long reduced dimension into rows of `window` reduced twice (case 2 of the "
           "spec, padded with the init value)."),
-    _todo("Variadic op splitter", GPU,
-          "Split concatenates of many operands into a tree of concatenates."),
+    _impl("Variadic op splitter", GPU, "variadic-op-splitter",
+          "Concatenates of more than max-operands (128) operands as a tree of concatenates."),
     # --- frontend level ------------------------------------------------------------------
     _impl("Algebraic simplifier", FRONTEND, "algsimp",
           "A subset of XLA's rules, each exact for every input (one lit case per rule).",
           other_names=("AlgebraicSimplifier",)),
-    _todo("All gather decomposer", FRONTEND),
-    _todo("All reduce combiner", FRONTEND,
-          "all-reduce-split does the inverse today (IREE crashes on variadic all_reduce)."),
-    _todo("All reduce simplifier", FRONTEND,
-          "trivial-collectives removes all-reduces over one-process groups today; replicated "
-          "inputs are not detected."),
-    _todo("All reduce cross combiner", FRONTEND),
+    _impl("All gather decomposer", FRONTEND, "all-gather-decomposer",
+          "dynamic_update_slice at the group position into a zero buffer, then an all_reduce sum; "
+          "floats travel as the integers of their bits (exact: XLA's +0 fill loses -0.0)."),
+    _impl("All reduce combiner", FRONTEND, "all-reduce-combiner",
+          "Independent all_reduce ops of one block, reducer and groups as one variadic all_reduce "
+          "(all-reduce-split in iree-legalize splits it again for IREE)."),
+    _impl("All reduce simplifier", FRONTEND, "all-reduce-simplifier",
+          "One-process groups give the operand; replicated operands (replication analysis) give "
+          "x * n (integers; floats for groups of at most 4, where every summation order is exact) "
+          "or x (max, min, and, or)."),
+    _na("All reduce cross combiner", FRONTEND,
+        "It merges the cross-partition all-reduce that XLA's spatial partitioner emits with the "
+        "cross-replica sum after it; hlo-mlir has no partitioner (see Sharding propagation), and "
+        "regrouping a float sum over all devices rounds differently, which no pass here may do."),
     _impl("Batch dot simplification", FRONTEND, "batch-dot-simplification",
           "Size-1 batch dimension pairs reshaped away wherever they are (XLA: batch dims 0..n-1 with one "
           "contracting dimension, the xla-conditions option)."),
     _impl("Batchnorm expander", FRONTEND, "batchnorm-expander",
           "batch_norm_grad always (IREE rejects it); training and inference on request.",
           other_names=("BatchNormRewriter",)),
-    _todo("bfloat16 conversion folding", FRONTEND),
-    _todo("bfloat16 normalization", FRONTEND, other_names=("BFloat16Normalization",)),
-    _todo("bfloat16 mixed precision removal", FRONTEND, other_names=("BFloat16MixedPrecisionRemoval",)),
-    _todo("bfloat16 propagation", FRONTEND),
+    _impl("bfloat16 conversion folding", FRONTEND, "bfloat16-conversion-folding",
+          "bf16->f32 converts of dot_general/convolution (and compare) operands folded into the op; "
+          "output converts are not (IREE would accumulate in bf16)."),
+    _impl("bfloat16 normalization", FRONTEND, "bfloat16-normalization",
+          "Ops listed as unsupported in bf16 (default: dot_general, convolution, reduce, reduce_window) "
+          "and mixed-precision dots compute in f32 between converts.",
+          other_names=("BFloat16Normalization",)),
+    _impl("bfloat16 mixed precision removal", FRONTEND, "bfloat16-mixed-precision-removal",
+          "Every bf16 op and value in f32 (hlo-element-type-converter from bf16 to f32).",
+          other_names=("BFloat16MixedPrecisionRemoval",)),
+    _impl("bfloat16 propagation", FRONTEND, "bfloat16-propagation",
+          "f32 data movement, select and max/min read only as bf16 compute in bf16 (exact ops only)."),
     _impl("Call inliner", FRONTEND, "inline", "MLIR's inliner on calls of private functions."),
     _na("Conditional canonicalizer", FRONTEND,
         "It makes every conditional return one tuple; stablehlo.if/case return flat result lists, "
         "which is the form later passes read, so there is nothing to canonicalize."),
-    _todo("Conditional code motion", FRONTEND),
+    _impl("Conditional code motion", FRONTEND, "conditional-code-motion",
+          "Identical side-effect-free ops at the end of every branch of stablehlo.if/case hoisted "
+          "after it (out of branches only)."),
     _impl("Conditional simplifier", FRONTEND, "conditional-simplifier",
           "stablehlo.if/case with a constant predicate inlined; unused, duplicate and captured "
           "results dropped."),
@@ -208,17 +229,23 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
     _na("ControlDepRemover", FRONTEND,
         "StableHLO has no control dependencies: ops are ordered by their operands and by tokens.",
         titled=False),
-    _todo("Despecializer", FRONTEND,
-          "A preset of hlo-descheduler and bfloat16-mixed-precision-removal once they exist "
-          "(ControlDepRemover and Defuser have nothing to do here).",
+    _impl("Despecializer", FRONTEND, "despecializer",
+          "hlo-descheduler then bfloat16-mixed-precision-removal (ControlDepRemover and Defuser "
+          "have nothing to do here).",
           titled=False),
     _impl("Dot decomposer", FRONTEND, "dot-decomposer",
           "dot_general as one [batch, free, contracting] matmul between transposes and reshapes.",
           other_names=("DotDecomposer",)),
-    _todo("Dynamic index splitter", FRONTEND),
-    _todo("Dynamic padder", FRONTEND,
-          "set-dimension-size-clamp keeps bounded sizes in range today."),
-    _todo("Flatten call graph", FRONTEND, "One private function per call site (func.call)."),
+    _na("Dynamic index splitter", FRONTEND,
+        "It splits the rank-1 index operand of XLA's old DynamicSlice/DynamicUpdateSlice into scalars; "
+        "stablehlo.dynamic_slice and dynamic_update_slice take one 0-d index per dimension by "
+        "definition, the form the pass produces."),
+    _impl("Dynamic padder", FRONTEND, "dynamic-padder",
+          "A set_dimension_size read by element-wise ops, sizes and reduces over its dimension "
+          "becomes its static operand, the padding masked with the init before each reduce; other "
+          "bounded tensors stay dynamic (IREE runs them, set-dimension-size-clamp keeps sizes in range)."),
+    _impl("Flatten call graph", FRONTEND, "flatten-call-graph",
+          "One copy of a private function per func.call site (loop and branch bodies are regions)."),
     _impl("HLO constant folding", FRONTEND, "constant-folding",
           "Bit-exact folds only (no transcendental functions), size-capped."),
     _impl("HLO cse", FRONTEND, "cse", "MLIR's cse."),
@@ -226,27 +253,39 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
     _na("HLO domain isolator", FRONTEND, _NO_DOMAINS),
     _na("HLO domain remover", FRONTEND, _NO_DOMAINS),
     _na("HLO domain verifier", FRONTEND, _NO_DOMAINS),
-    _todo("HLO element type converter", FRONTEND),
-    _todo("HLO get dimension size rewriter", FRONTEND),
-    _todo("HLO memory scheduler", FRONTEND,
-          "HloModule stores and reads a schedule (hlo.schedule) already; no pass computes one."),
-    _todo("HLO trivial scheduler", FRONTEND),
-    _todo("HLO descheduler", FRONTEND, other_names=("HloDescheduler",)),
-    _todo("HLO module dce", FRONTEND,
-          "while-loop-simplifier drops dead loop-carried values today."),
-    _todo("HLO rematerialization", FRONTEND),
-    _todo("HLO subcomputation unification", FRONTEND),
-    _todo("HLO verifier", FRONTEND,
-          "Every pass is followed by MLIR's verifier today; XLA's extra invariants are not checked."),
-    _todo("Indexed array analysis", FRONTEND),
+    _impl("HLO element type converter", FRONTEND, "hlo-element-type-converter",
+          "from-type values become to-type inside each function, converts at its boundary and around "
+          "ops of fixed types."),
+    _impl("HLO get dimension size rewriter", FRONTEND, "hlo-get-dimension-size-rewriter",
+          "Static sizes as constants; a size set by set_dimension_size (through element-wise ops) as "
+          "given, XLA's answer also outside the bound."),
+    _impl("HLO memory scheduler", FRONTEND, "hlo-memory-scheduler",
+          "Best of XLA's list and DFS heuristics per block; ops moved and the order stored (hlo.schedule)."),
+    _impl("HLO trivial scheduler", FRONTEND, "hlo-trivial-scheduler",
+          "The IR's op order stored as the schedule (hlo.schedule), read back by HloModule."),
+    _impl("HLO descheduler", FRONTEND, "hlo-descheduler", "Removes the stored schedule.",
+          other_names=("HloDescheduler",)),
+    _impl("HLO module dce", FRONTEND, "hlo-module-dce",
+          "Dead loop-carried values, unread results/parameters of private functions, dead calls, then dce."),
+    _impl("HLO rematerialization", FRONTEND, "hlo-rematerialization",
+          "Cheap values (element-wise, broadcast, iota, constant) recomputed near late readers to fit "
+          "memory-limit-bytes."),
+    _impl("HLO subcomputation unification", FRONTEND, "hlo-subcomputation-unification",
+          "Structurally equivalent private functions merged (MLIR operation equivalence)."),
+    _impl("HLO verifier", FRONTEND, "hlo-verifier",
+          "XLA invariants StableHLO does not check (names, schedule, call cycles, closed reducers, "
+          "channels, replica groups); hlo-opt --verify-each runs it after every pass."),
+    _impl("Indexed array analysis", FRONTEND, "indexed-array-analysis",
+          "Analysis (changes nothing): XLA's scalar-indexed forms of gathers and of the reshapes, "
+          "transposes, element-wise ops and dots over them; statistics per kind, print=true lists them."),
     _iree("Instruction fusion", FRONTEND,
           "IREE fuses producers into their consumers as it forms dispatch regions "
           "(iree-dispatch-creation-elementwise-op-fusion, iree-dispatch-creation-form-dispatch-regions)."),
     _iree("Layout assignment", FRONTEND,
           "StableHLO tensors have no layouts; IREE chooses buffer layouts and, with data tiling, packed "
           "encodings (iree-dispatch-creation-set-encoding, iree-codegen-materialize-device-encoding)."),
-    _todo("Map inliner", FRONTEND,
-          "map-invariant-body replaces maps whose body ignores its arguments today."),
+    _impl("Map inliner", FRONTEND, "map-inliner",
+          "A map of one element-wise op, an argument or a constant becomes whole-tensor ops."),
     _iree("Memory space propagation", FRONTEND,
           "IREE's codegen places buffers in memory spaces (GPU shared-memory promotion, "
           "iree-codegen-gpu-promote-matmul-operands)."),
@@ -255,13 +294,15 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
         "An abstract superclass, not a pass: its counterpart is pipelines.pass_base.ExpanderPass."),
     _impl("Cholesky expander", FRONTEND, "cholesky-expander",
           "A column-by-column while loop (IREE rejects stablehlo.cholesky)."),
-    _todo("Convolution 4D expander", FRONTEND),
-    _todo("Gather expander", FRONTEND,
-          "gather-clamp clamps start indices as XLA does; gathers are not expanded into loops."),
+    _impl("Convolution 4D expander", FRONTEND, "convolution-4d-expander",
+          "Trivial spatial dimensions (input size 1, no padding) of 4-D convolutions dropped by "
+          "reshapes (all-ranks=true: any rank)."),
+    _impl("Gather expander", FRONTEND, "gather-expander",
+          "A while loop of clamping dynamic slices (mode=all|simple as XLA's kEliminate*Gathers)."),
     _impl("Logistic Expander", FRONTEND, "logistic-expander",
           "1 / (1 + exp(-x)) as XLA builds it; expansion=tanh gives 0.5 + 0.5 * tanh(0.5 * x)."),
-    _todo("Rng bit generator expander", FRONTEND,
-          "IREE expands rng_bit_generator itself today (THREE_FRY bit-exact with XLA)."),
+    _impl("Rng bit generator expander", FRONTEND, "rng-bit-generator-expander",
+          "Threefry-2x32 / Philox-4x32 in integer ops, bit-exact with XLA for 2- and 3-word states."),
     _impl("Rng expander", FRONTEND, "rng-expander",
           "stablehlo.rng as THREE_FRY bits on a module-level state."),
     _impl("Stable sort expander", FRONTEND, "stable-sort-expander",
@@ -271,10 +312,14 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
     _na("Optimize input output buffer alias", FRONTEND,
         "A caller's array must never change (ARCHITECTURE.md), so no result is written into an "
         "argument's buffer (result-barrier); inside a call IREE's stream allocation reuses buffers."),
-    _todo("Reshape mover", FRONTEND),
-    _todo("Root instruction sinker", FRONTEND),
-    _todo("Scatter expander", FRONTEND,
-          "scatter-bounds rewrites scatters into forms IREE compiles; none is expanded into a loop."),
+    _impl("Reshape mover", FRONTEND, "reshape-mover",
+          "Equivalent reshapes/transposes moved below element-wise ops (constants and scalar "
+          "broadcasts rearranged alongside)."),
+    _impl("Root instruction sinker", FRONTEND, "root-instruction-sinker",
+          "In a module with an hlo.schedule, a root that is not last gets a forwarding "
+          "bitcast_convert (or tuple of get_tuple_element) appended as the new root."),
+    _impl("Scatter expander", FRONTEND, "scatter-expander",
+          "A while loop over the update windows in index order (XLA's), out-of-bounds ones skipped."),
     _na("Sharding propagation", FRONTEND,
         "No SPMD partitioner: a module is one program per process with explicit collectives "
         "(producers such as JAX partition before export)."),
@@ -282,9 +327,8 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
           "Element-wise ops on alike slices of the same sources become one op and slices of it."),
     _impl("Sort simplifier", FRONTEND, "sort-simplifier",
           "Drops sort operands whose results are unused and that the comparator does not read."),
-    _todo("TopK rewriter", FRONTEND,
-          "top-k-expander does the inverse today (chlo.top_k as a sort and a slice, XLA's "
-          "TopkDecomposer), as IREE's top_k breaks ties unlike XLA."),
+    _impl("TopK rewriter", FRONTEND, "topk-rewriter",
+          "A total-order descending sort (and iota) sliced to its first k becomes chlo.top_k."),
     _impl("Transpose folding", FRONTEND, "transpose-folding",
           "Transposes of dot_general operands that keep the free dimensions' order, and of "
           "convolution inputs and kernels, fold into the dimension numbers."),

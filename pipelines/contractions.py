@@ -19,8 +19,8 @@ from hlo_mlir import _emit, ir_access
 from hlo_mlir.errors import HloMlirError
 from pipelines.matchers import static_dims, xla_arrays
 
-__all__ = ["dot_dims", "free_dims", "conv_dims", "rebuildable", "rebuilt_dot", "rebuilt_convolution",
-           "renumbered"]
+__all__ = ["dot_dims", "free_dims", "conv_dims", "conv_window", "rebuildable", "rebuilt_dot",
+           "rebuilt_convolution", "renumbered"]
 
 
 def dot_dims(op) -> DotDimensionNumbers:
@@ -56,6 +56,11 @@ def rebuildable(op) -> bool:
     except HloMlirError:
         return False
     return result == _emit.shape_of(op.results[0])
+
+
+def conv_window(op) -> tuple[list[int], list[tuple[int, int]], list[int], list[int]]:
+    """Convolution ``op``'s window strides, padding, lhs and rhs dilation."""
+    return _window(op, len(conv_dims(op).input_spatial_dimensions))
 
 
 def _window(op, n: int) -> tuple[list[int], list[tuple[int, int]], list[int], list[int]]:
@@ -94,12 +99,14 @@ def rebuilt_dot(op, lhs: ir.Value, rhs: ir.Value, dnums: DotDimensionNumbers) ->
 
 def rebuilt_convolution(op, lhs: ir.Value, rhs: ir.Value, dnums: ConvolutionDimensionNumbers | None = None,
                         feature_group_count: int | None = None,
-                        batch_group_count: int | None = None) -> ir.Value:
+                        batch_group_count: int | None = None, window: tuple | None = None) -> ir.Value:
     """A ``convolution`` of ``lhs`` and ``rhs`` with ``op``'s window, precision and result
-    element type; dimension numbers and group counts are ``op``'s unless given."""
+    element type; dimension numbers, group counts and the window (strides, padding, lhs
+    and rhs dilation, as :func:`conv_window` gives them) are ``op``'s unless given."""
     fgc, bgc = _group_counts(op)
+    strides, padding, lhs_dilation, rhs_dilation = window or _window(op, _emit.shape_of(lhs).rank - 2)
     value = convolution(
-        lhs, rhs, *_window(op, _emit.shape_of(lhs).rank - 2), dnums or conv_dims(op),
+        lhs, rhs, strides, padding, lhs_dilation, rhs_dilation, dnums or conv_dims(op),
         fgc if feature_group_count is None else feature_group_count,
         bgc if batch_group_count is None else batch_group_count,
         ir_access.precision_config(op) or None, _result_type(op))

@@ -16,10 +16,13 @@ from dialect_ops.slicing import slice_
 from hlo_mlir import _emit
 from hlo_mlir.shape import Shape
 from hlo_mlir.types import PrimitiveType
-from pipelines.matchers import constant_array  # noqa: F401 - re-exported for the index passes
+from pipelines.matchers import (
+    constant_array,  # noqa: F401 - re-exported for the index passes
+    producer,
+)
 
 __all__ = ["IN_BOUNDS", "mark_in_bounds", "is_marked", "constant_array", "vector_constant",
-           "normalized_indices", "constant_in_bounds", "in_bounds_mask"]
+           "normalized_indices", "constant_in_bounds", "in_bounds_mask", "given_size"]
 
 # Discardable attribute on a gather/scatter whose start indices can no longer leave the
 # operand (clamped or masked): the expanders skip ops that carry it.
@@ -33,6 +36,14 @@ def mark_in_bounds(value: ir.Value) -> ir.Value:
 
 def is_marked(op) -> bool:
     return IN_BOUNDS in op.attributes
+
+
+def given_size(op) -> ir.Value:
+    """The size a ``set_dimension_size`` was given (before set-dimension-size-clamp clamped
+    it and marked the op)."""
+    size = op.operands[1]
+    clamped = producer(size, "stablehlo.clamp")
+    return clamped.operands[1] if is_marked(op) and clamped is not None else size
 
 
 def vector_constant(values: Sequence[int], element_type: PrimitiveType, shape: Sequence[int],

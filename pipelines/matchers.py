@@ -6,9 +6,12 @@ cannot read into numpy (bf16, f8, complex arrays) are read only when they are sp
 
 from __future__ import annotations
 
+from typing import Iterable
+
 import numpy as np
 from iree.compiler import ir
 
+from hlo_mlir.ir_access import bool_attr
 from hlo_mlir.shape import Shape
 
 __all__ = [
@@ -20,11 +23,15 @@ __all__ = [
     "element_dtype",
     "static_dims",
     "known_dims",
+    "known_dtype",
     "xla_arrays",
     "constant_array",
     "splat_of",
     "same_bits",
     "is_constant",
+    "nested_ops",
+    "has_side_effects",
+    "computed_from_constants",
 ]
 
 
@@ -90,6 +97,15 @@ def known_dims(value: ir.Value) -> list[int]:
     if dims is None:
         raise ValueError(f"expected a tensor of static shape; got {value.type}")
     return dims
+
+
+def known_dtype(value: ir.Value) -> np.dtype:
+    """:func:`element_dtype` of a value a pass's ``matches`` found an XLA array
+    (:func:`xla_arrays`); ValueError if not."""
+    dtype = element_dtype(value)
+    if dtype is None:
+        raise ValueError(f"expected a tensor with an XLA element type; got {value.type}")
+    return dtype
 
 
 def xla_arrays(values) -> bool:
@@ -177,3 +193,65 @@ def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     """Bitwise equality of two 0-d arrays of one dtype (tells -0.0 from +0.0)."""
     return a.dtype == b.dtype and np.ascontiguousarray(a).tobytes() == np.ascontiguousarray(b).tobytes()
 
+
+# Ops whose effects make copying or dropping them observable (XLA: HasSideEffect). Calls
+# are unknown code (O2 inlines them first). rng_bit_generator is a pure function of its
+# state; rng is not (XLA draws new numbers on every execution).
+_EFFECTFUL = frozenset({
+    "stablehlo.infeed", "stablehlo.outfeed", "stablehlo.send", "stablehlo.recv",
+    "stablehlo.all_reduce", "stablehlo.all_gather", "stablehlo.all_to_all", "stablehlo.reduce_scatter",
+    "stablehlo.collective_permute", "stablehlo.collective_broadcast", "stablehlo.rng", "func.call",
+})
+
+
+def nested_ops(ops: Iterable) -> list:
+    """``ops`` and every op nested in them."""
+    out: list = []
+
+    def visit(o):
+        out.append(o)
+        return ir.WalkResult.ADVANCE
+
+    for op in ops:
+        op.operation.walk(visit)
+    return out
+
+
+def _has_side_effect(op) -> bool:
+    if op.name == "stablehlo.custom_call":
+        return bool_attr(op, "has_side_effect")
+    return op.name in _EFFECTFUL
+
+
+def has_side_effects(ops: Iterable) -> bool:
+    """Whether any of ``ops`` or an op nested in one has side effects (XLA's HasSideEffect:
+    feeds, send/recv, collectives, rng, calls, side-effecting custom calls)."""
+    return any(_has_side_effect(o) for o in nested_ops(ops))
+
+
+def _captured(op) -> list[ir.Value]:
+    """The values the regions of ``op`` read that are defined outside ``op``."""
+    inner = [o for o in nested_ops([op]) if o.operation != op.operation]
+    defined = {r for o in inner for r in o.results}
+    defined.update(a for o in [op, *inner] for region in o.regions for block in region.blocks
+                   for a in block.arguments)
+    return [v for o in inner for v in o.operands if v not in defined]
+
+
+def computed_from_constants(value: ir.Value, max_ops: int = 256) -> bool:
+    """Whether ``value`` is computed only from constants: no block argument flows into it
+    (also through the values the regions of an op on the way capture) and no op on the way
+    has side effects. A slice of more than ``max_ops`` ops counts as computed from constants
+    (the callers fence such values, which is always safe)."""
+    pending, seen = [value], 0
+    while pending:
+        op = defining_op(pending.pop())
+        if op is None or has_side_effects([op]):
+            return False
+        seen += 1
+        if seen > max_ops:
+            return True
+        if op.operation.name != "stablehlo.constant":
+            pending.extend(op.operands)
+            pending.extend(_captured(op) if len(op.regions) else [])
+    return True

@@ -40,6 +40,7 @@ __all__ = [
     "PassError",
     "PassOption",
     "count_ops",
+    "sweep_until_unchanged",
 ]
 
 log = logging.getLogger("hlo_mlir.pipelines")
@@ -78,6 +79,10 @@ class Pass:
     # Other names a pipeline spec may use (kebab case, unique across names and aliases):
     # spec 004's name where it differs from ``name`` (``algsimp`` is ``algebraic-simplifier``).
     aliases: ClassVar[tuple[str, ...]] = ()
+    # The ops this pass can act on (``"stablehlo.while"``), or None for any module. The
+    # pipeline skips the pass on a module that holds none of them, without a walk of its
+    # own (one op census serves every pass until one changes the module).
+    acts_on: ClassVar[frozenset[str] | None] = None
     statistics: Counter[str] = dataclasses.field(
         default_factory=Counter, init=False, repr=False, compare=False
     )
@@ -123,6 +128,10 @@ class Pass:
         """Rewrites ``module`` in place; returns whether it changed."""
         raise NotImplementedError
 
+    def relevant_ops(self) -> frozenset[str] | None:
+        """The ops this run can act on (``acts_on`` unless the pass knows better), or None."""
+        return self.acts_on
+
     def record(self, rule: str, count: int = 1) -> None:
         """Counts one firing of ``rule`` and names it in the debug log."""
         self.statistics[rule] += count
@@ -146,6 +155,17 @@ def _convert_option(pass_name: str, opt: PassOption, text: str):
         raise InvalidArgumentError(
             f"option '{opt.name}' of pass '{pass_name}' requires {expected}; got {text!r}."
         ) from None
+
+
+def sweep_until_unchanged(sweep: Callable[[], bool], max_sweeps: int) -> bool:
+    """Calls ``sweep()`` (one pass over the module; returns whether it changed anything)
+    until it changes nothing or ``max_sweeps`` times; returns whether any sweep changed."""
+    changed = False
+    for _ in range(max_sweeps):
+        if not sweep():
+            break
+        changed = True
+    return changed
 
 
 def count_ops(module: ir.Module) -> int:
@@ -210,6 +230,14 @@ class PatternPass(Pass):
         """The patterns this run applies (subclasses may filter by options)."""
         return self.patterns
 
+    def relevant_ops(self) -> frozenset[str] | None:
+        """The roots of the active patterns. None without patterns: then the greedy driver
+        only erases dead ops, which any module may hold."""
+        if self.acts_on is not None:
+            return self.acts_on
+        roots = frozenset(root for p in self.active_patterns() for root in p.roots)
+        return roots or None
+
     def run(self, module: ir.Module) -> bool:
         ctx = module.context
         fired_before = sum(self.statistics.values())
@@ -237,18 +265,17 @@ class PatternPass(Pass):
 
     def _callback(self, pats: list[Pattern]):
         def apply(op, rewriter) -> bool:
-            for p in pats:
-                with rewriter.ip, op.location:
+            with rewriter.ip, op.location:  # once per op: entering them costs more than most rules
+                for p in pats:
                     values = p.fn(op)
-                if values is None:
-                    continue
-                values = _checked_replacement(
-                    self.name, f"pattern '{p.name}' of pass '{self.name}'", op, values
-                )
-                rewriter.replace_op(op, values)
-                self.record(p.name)
-                return False  # matched
-            return True  # no pattern matched
+                    if values is not None:
+                        break
+                else:
+                    return True  # no pattern matched
+            values = _checked_replacement(self.name, f"pattern '{p.name}' of pass '{self.name}'", op, values)
+            rewriter.replace_op(op, values)
+            self.record(p.name)
+            return False  # matched
 
         return apply
 

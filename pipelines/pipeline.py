@@ -13,12 +13,19 @@ Pipeline spec syntax (like MLIR's, with presets and fixed-point groups)::
   it reports a change, at most ``max-iterations`` times (XLA's ``HloPassFix``); hitting
   the limit is not an error, it is reported in ``PipelineResult.warnings``.
 
-After each pass the module is verified (``verify_each``; the error names the pass),
-and with a ``semantics_checker`` (``hlo_mlir.semantics.SemanticsChecker``) it is compiled
-for CPU and run on fixed random inputs: any output that differs from the previous run
-beyond a dtype-dependent tolerance fails with the pass name and the first differing
-element. The checker compiles and runs, which only the layers above the pipelines may do,
+After each pass that reports a change the module is verified (``verify_each``; the
+error names the pass; a pass must report every change it makes),
+with ``verify_hlo`` also against XLA's invariants (the ``hlo-verifier`` pass; ``hlo-opt
+--verify-each``), and with a ``semantics_checker`` (``hlo_mlir.semantics.SemanticsChecker``)
+it is compiled for CPU and run on fixed random inputs: any output that differs from the
+previous run beyond a dtype-dependent tolerance fails with the pass name and the first
+differing element. The checker compiles and runs, which only the layers above the pipelines may do,
 so the caller passes it in.
+
+A pass that declares the ops it acts on (``Pass.acts_on``; a pattern pass, its patterns'
+roots) is skipped on a module that holds none of them: one walk takes the census of op
+names, kept until a pass changes the module. That keeps long pipelines linear in the size
+of the module and cheap on modules without loops, conditionals, sorts or calls.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from iree.compiler import ir
 
 from hlo_mlir.context import unregistered_ops
 from hlo_mlir.errors import HloMlirError, VerificationError
+from pipelines import registry
 from pipelines.pass_base import PassError
 from pipelines.pipeline_spec import (
     FIXED_POINT_DEFAULT_ITERATIONS,
@@ -150,6 +158,7 @@ def run_pipeline(
     spec: str,
     *,
     verify_each: bool = True,
+    verify_hlo: bool = False,
     print_ir_after_all: bool = False,
     print_ir_after_change: bool = False,
     print_ir_before_all: bool = False,
@@ -162,7 +171,8 @@ def run_pipeline(
     """Runs pipeline ``spec`` on ``module`` in place.
 
     Raises PipelineSpecError for a bad spec, PassError when a pass fails (or changes
-    results under ``semantics_checker``), PassVerificationError when a pass leaves invalid IR.
+    results under ``semantics_checker``), PassVerificationError when a pass leaves invalid IR
+    (or, with ``verify_hlo``, IR that breaks an invariant of ``hlo-verifier``).
     Timing and statistics reports are written to ``out`` (default stderr) at the end.
     """
     nodes = parse_pipeline(spec)
@@ -176,8 +186,11 @@ def run_pipeline(
         print_debuginfo,
         out if out is not None else sys.stderr,
     )
+    runner.verify_hlo = verify_hlo
     if verify_each:
         runner.verify(None)
+    if verify_hlo:
+        runner.check_hlo(None)
     runner.run_nodes(nodes)
     if timing:
         runner.out.write(runner.result.timing_report())
@@ -194,7 +207,9 @@ class _Runner:
         self.after_all, self.after_change, self.before_all = after_all, after_change, before_all
         self.debuginfo, self.out = debuginfo, out
         self.result = PipelineResult()
+        self.verify_hlo = False
         self.semantics = None
+        self._census: frozenset[str] | None = None
         if semantics_checker is not None:
             start = time.perf_counter()
             self.semantics = semantics_checker(module)
@@ -232,6 +247,13 @@ class _Runner:
             self.dump("Before", node.name)
         p.statistics.clear()
         start = time.perf_counter()
+        relevant = p.relevant_ops()
+        if relevant is not None and relevant.isdisjoint(self.census()):
+            # Nothing for the pass to act on: skipped, as if it ran and changed nothing.
+            self.result.runs.append(PassRun(node.name, False, time.perf_counter() - start, Counter()))
+            if self.after_all:
+                self.dump("After", node.name)
+            return False
         try:
             with self.module.context:
                 changed = bool(p.run(self.module))
@@ -243,15 +265,32 @@ class _Runner:
             raise PassError(f"pass '{node.name}' failed: {type(e).__name__}: {e}", node.name) from e
         seconds = time.perf_counter() - start
         self.result.runs.append(PassRun(node.name, changed, seconds, Counter(p.statistics)))
+        if changed:
+            self._census = None
         if self.after_all or (self.after_change and changed):
             self.dump("After", node.name)
-        if self.verify_each:
+        if self.verify_each and changed:  # an unchanged module was verified already
             self.verify(node.name)
+        if self.verify_hlo and changed:
+            self.check_hlo(node.name)
         if self.semantics is not None and changed:
             start = time.perf_counter()
             self.semantics.check(node.name)
             self.result.semantics_seconds += time.perf_counter() - start
         return changed
+
+    def census(self) -> frozenset[str]:
+        """The names of the ops in the module (one walk, kept until a pass changes it)."""
+        if self._census is None:
+            names: set[str] = set()
+
+            def visit(op):
+                names.add(op.name)
+                return ir.WalkResult.ADVANCE
+
+            self.module.operation.walk(visit)
+            self._census = frozenset(names)
+        return self._census
 
     def verify(self, pass_name: str | None) -> None:
         start = time.perf_counter()
@@ -273,6 +312,21 @@ class _Runner:
         if pass_name:
             raise PassVerificationError(message, messages, pass_name)
         raise VerificationError(message, messages)
+
+    def check_hlo(self, pass_name: str | None) -> None:
+        """Runs the ``hlo-verifier`` pass (XLA's invariants); its error names ``pass_name``."""
+        start = time.perf_counter()
+        try:
+            registry.get("hlo-verifier")().run(self.module)
+        except VerificationError as e:
+            what = (f"pass '{pass_name}' produced IR that breaks XLA's invariants (hlo-verifier)"
+                    if pass_name else "the input module breaks XLA's invariants (hlo-verifier)")
+            message = f"{what}:\n  " + "\n  ".join(e.diagnostics)
+            if pass_name:
+                raise PassVerificationError(message, e.diagnostics, pass_name) from None
+            raise VerificationError(message, e.diagnostics) from None
+        finally:
+            self.result.verifier_seconds += time.perf_counter() - start
 
 
 _FILE_LOC = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')

@@ -1,29 +1,44 @@
-"""Named pipelines: ``O0``, ``O1``, ``O2`` (used by ``hlo_mlir.compile`` and ``hlo-compile``).
+"""Named pipelines: ``O0``, ``O1``, ``O2`` and the target pipelines ``cpu`` and ``gpu``.
 
 A preset is a pipeline spec; its name expands in place inside any spec
 (``"inline,O1"``). Order follows STYLE.md point 10: passes do not clean up after
-themselves, presets run the cleanups after them.
+themselves, presets run the cleanups after them. ``hlo_mlir.compile`` and
+``hlo-compile`` run the target's pipeline unless told otherwise (``target_preset``):
+``cpu`` for llvm-cpu, ``gpu`` for vulkan-spirv and cuda.
 
 - ``O0``: nothing.
 - ``O1``: cheap cleanups, one sweep: algebraic simplification, CSE, DCE.
-- ``O2``: inline calls, then a fixed point of algsimp, constant folding, CSE, DCE and
-  the while-loop simplifier and unroller (XLA's simplification loop; loops that run 0 or
-  1 times vanish, small counted loops are unrolled and the next sweep cleans up the
-  copies; on a module without loops the while passes only walk it), and the tree
-  reduction rewriter (long reductions into few results become two reductions).
+- ``O2``: XLA's simplification loop. Inline calls, inline maps of one element-wise op,
+  drop zero-sized ops; then a fixed point of algsimp, constant folding, CSE, DCE, the
+  conditional, tuple and sort simplifiers, the while-loop passes (simplifier, constant
+  sinking, invariant code motion, unroller: loops that run 0 or 1 times vanish, small
+  counted loops are unrolled and the next sweep cleans up the copies) and the tree
+  reduction rewriter (long reductions into few results become two reductions). A pass
+  whose ops a module does not hold is skipped (``Pass.acts_on``), so a module without
+  loops, conditionals or sorts pays only for the passes that can act on it.
+- ``cpu``: ``O2``, then XLA's CPU backend rewrites that help IREE's CPU code: transposes
+  folded into dot_general and convolution dimension numbers (``transpose-folding``).
+- ``gpu``: ``O2``, then XLA's GPU backend graph rewrites: transpose folding, two-way
+  conditionals of cheap branches as selects (no divergent control flow), reduces over
+  size-1 dimensions as reshapes, adjacent reduced dimensions grouped (exact reducers
+  only), and concatenates of many operands split into a tree.
 - ``iree-legalize``: the expanders that make the pinned IREE compute XLA's answers
   (every pass with ``legalizes_for_iree = True``), in dependency order: a pass comes
   before the passes that handle what it emits (the sort network and the
   select-and-scatter expander emit gathers and scatters), and the element-wise
   legalizations (pred-arithmetic, c99-pow-atan2-cbrt, ...) last. ``hlo_mlir.compile``
   runs it after the optimization preset.
+
+Every pass in ``O2``, ``cpu`` and ``gpu`` is exact: it keeps every output bit for bit
+(tests/unit, under the semantics check); ``python -m benchmarks.presets`` measures what
+each preset does to the benchmark workloads (op counts, answers, run time).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Preset", "PRESETS", "IREE_LEGALIZE"]
+__all__ = ["Preset", "PRESETS", "IREE_LEGALIZE", "TARGET_PRESETS", "target_preset"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +64,7 @@ IREE_LEGALIZE = [
     "rng-bit-generator-empty",
     "rng-bit-generator-unsigned",
     "dot-empty-contraction",
+    "product-reduction-barrier",  # after dot-empty-contraction, whose multiplies it fences
     "empty-pad",
     "top-k-expander",
     "sort-duplicate-operands",
@@ -99,6 +115,7 @@ IREE_LEGALIZE = [
     "bf16-negate-sign",  # after every pass that emits negates
     # Last: after every pass that emits converts to bf16 (c99-pow-atan2-cbrt).
     "bf16-scalar-rounding",
+    "half-scalar-barrier",  # after bf16-scalar-rounding, whose rounding of a constant it fences
 ]
 
 PRESETS: dict[str, Preset] = {
@@ -108,12 +125,31 @@ PRESETS: dict[str, Preset] = {
         Preset("O1", "algsimp,cse,dce", "cheap cleanups: one sweep of algsimp, cse, dce"),
         Preset(
             "O2",
-            "inline,fixed-point{max-iterations=8}(algsimp,constant-folding,cse,dce,"
-            "while-loop-simplifier,while-loop-unroller,tree-reduction-rewriter)",
-            "inline, then algsimp, constant folding, cse, dce, the while-loop passes and the tree "
-            "reduction rewriter to a fixed point",
+            "inline,map-inliner,zero-sized-hlo-elimination,"
+            "fixed-point{max-iterations=8}(algsimp,constant-folding,cse,dce,conditional-simplifier,"
+            "tuple-simplifier,sort-simplifier,while-loop-simplifier,while-loop-constant-sinking,"
+            "while-loop-invariant-code-motion,while-loop-unroller,tree-reduction-rewriter)",
+            "inline calls and maps, drop zero-sized ops, then XLA's simplification loop (algsimp, "
+            "constant folding, cse, dce, the conditional, tuple, sort and while-loop simplifiers, "
+            "the tree reduction rewriter) to a fixed point",
         ),
+        Preset("cpu", "O2,transpose-folding,dce",
+               "O2, then XLA's CPU backend rewrites (transposes folded into dots and convolutions)"),
+        Preset("gpu",
+               "O2,transpose-folding,conditional-to-select,reduction-degenerate-dim-remover,"
+               "reduction-dimension-grouper,variadic-op-splitter,algsimp,cse,dce",
+               "O2, then XLA's GPU backend graph rewrites (transpose folding, conditionals to "
+               "selects, reduction dimension cleanups, concatenate splitting)"),
         Preset("iree-legalize", ",".join(IREE_LEGALIZE),
                "expanders that make the pinned IREE compute XLA's answers"),
     ]
 }
+
+# The pipeline ``hlo_mlir.compile`` runs for each target unless given ``passes``.
+TARGET_PRESETS: dict[str, str] = {"llvm-cpu": "cpu", "vulkan-spirv": "gpu", "cuda": "gpu"}
+
+
+def target_preset(target: str) -> str:
+    """The optimization preset for ``target`` (``cpu`` or ``gpu``); ``O2`` for a target
+    without one of its own."""
+    return TARGET_PRESETS.get(target, "O2")

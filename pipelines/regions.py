@@ -13,7 +13,7 @@ from iree.compiler import ir
 
 from hlo_mlir import _emit
 
-__all__ = ["clone_ops", "clone_body", "copy_of"]
+__all__ = ["clone_ops", "clone_body", "copy_of", "invariant_slice", "hoist_invariant"]
 
 
 def clone_ops(ops: Sequence, mapping: dict) -> dict:
@@ -51,3 +51,36 @@ def copy_of(source: ir.Block) -> Callable[[ir.Block], None]:
             _emit.region_return(clone_body(source, list(block.arguments)))
 
     return fill
+
+
+def invariant_slice(block: ir.Block) -> list | None:
+    """The ops of ``block`` that its returned value (the terminator's first operand) depends
+    on, in order, when none of them reads a block argument or has regions; None otherwise."""
+    *ops, terminator = block.operations
+    defined = {}
+    for op in ops:
+        for result in op.results:
+            defined[result] = op
+    needed, pending = set(), [terminator.operands[0]]
+    while pending:
+        value = pending.pop()
+        op = defined.get(value)
+        if op is None:
+            if any(value == arg for arg in block.arguments):
+                return None
+            continue  # defined above the block: captured as it is
+        if op in needed:
+            continue
+        if len(op.regions):
+            return None
+        needed.add(op)
+        pending.extend(op.operands)
+    return [op for op in ops if op in needed]
+
+
+def hoist_invariant(block: ir.Block) -> ir.Value:
+    """Clones the :func:`invariant_slice` of ``block`` (which must not be None) at the
+    insertion point; returns the clone of the value ``block`` returns."""
+    mapping = clone_ops(invariant_slice(block) or [], {})
+    value = list(block.operations)[-1].operands[0]
+    return mapping.get(value, value)

@@ -8,7 +8,8 @@ folder of its kind, in a module named after it (``sort-network-expander`` in
 ``pipelines/expanders/sort_network_expander.py``): ``simplifiers`` (XLA's simplification
 passes and upstream MLIR ones), ``expanders`` (XLA's op expanders), ``legalizations``
 (rewrites the pinned IREE needs to compute XLA's answers), ``performance`` (rewrites that
-keep the values and make IREE faster) and ``analyses`` (checks that change nothing). The
+keep the values and make IREE faster, in ``iree-legalize`` or a target preset) and
+``analyses`` (checks and reports that change nothing). The
 modules are imported on first lookup, so registering is just defining the class. The first
 lookup is thread-safe: one thread imports the pass modules under a lock while the others
 wait, and the registry counts as loaded only once every import finished.

@@ -22,6 +22,7 @@ sys.path.insert(0, ROOT)
 
 from pipelines import registry  # noqa: E402
 from pipelines.catalogue import CATALOGUE, KINDS, SECTIONS, CatalogueEntry  # noqa: E402
+from pipelines.presets import PRESETS  # noqa: E402
 
 DEFAULT_OUT = os.path.join(ROOT, "docs", "passes.md")
 LIT_PASSES = os.path.join(ROOT, "lit", "passes")
@@ -114,8 +115,25 @@ def render() -> str:
         "| CLI name | folder | lit cases | summary |",
         "| --- | --- | --- | --- |",
         *beyond,
+        "",
+        "## Presets\n",
+        "`hlo_mlir.compile` and `hlo-compile` run the target's preset (`cpu` for llvm-cpu, `gpu` for "
+        "vulkan-spirv and cuda) unless given `passes=`/`-p`, then `iree-legalize`. A pass whose ops a "
+        "module does not hold is skipped (`Pass.acts_on`). `python -m benchmarks.presets` measures what "
+        "they do (docs/performance.md).\n",
+        "| preset | summary | pipeline |",
+        "| --- | --- | --- |",
+        *(f"| `{p.name}` | {_cell(p.summary)} | {_cell(_short(p.spec))} |" for p in PRESETS.values()),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _short(spec: str) -> str:
+    """A preset's spec for the table: the long ``iree-legalize`` list by its length."""
+    names = spec.split(",")
+    if not spec:
+        return "(none)"
+    return f"`{spec}`" if len(names) <= 20 else f"{len(names)} passes (pipelines/presets.py, IREE_LEGALIZE)"
 
 
 def main(argv: list[str] | None = None) -> int:

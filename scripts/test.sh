@@ -9,8 +9,8 @@
 #    bookworm it takes Mesa 25 from bookworm-backports, also replacing an installed Mesa 22:
 #    Mesa 22.3's lavapipe loses the device under load (docs/iree-defects.md).
 # 2. Creates or refreshes ./.venv (python3 -m venv; pip install -e '.[test]').
-# 3. pytest tests/ (arguments go to pytest instead: -m slow, or a file), then lit lit/ -v,
-#    then lint-imports, ruff check . and mypy.
+# 3. pytest tests/ on every core (arguments go to pytest instead: -m slow, or a file; -n 0
+#    for one process), then lit lit/ -v, then lint-imports, ruff check . and mypy.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -80,8 +80,10 @@ export OPENBLAS_THREAD_TIMEOUT=1 JAX_PLATFORMS=cpu
 export PATH="$PWD/.venv/bin:$PATH"
 
 [ "$#" -eq 0 ] && set -- tests/  # with only options (-m slow), pytest's testpaths is tests/ too
-echo "==> pytest $*"
-.venv/bin/python -m pytest --durations=15 "$@"
+# One worker per core (pytest-xdist), each test file on one worker so that its module
+# fixtures and compiles are shared; `-n 0` among the arguments runs in this process.
+echo "==> pytest -n auto --dist loadfile $*"
+.venv/bin/python -m pytest -n auto --dist loadfile --durations=15 "$@"
 pytest_rc=$?
 if [ "$pytest_rc" -eq 5 ]; then
   echo "pytest: no tests were collected (exit 5); not a failure, lit still runs"

@@ -51,9 +51,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("input", help="a .mlir file (text or bytecode; '-': stdin) or a .py file with a builder")
     p.add_argument("-o", "--output", help="output .vmfb (default: the input's name with .vmfb)")
     p.add_argument("--target", default="llvm-cpu", choices=TARGETS, help="IREE target (default: llvm-cpu)")
-    p.add_argument("-p", "--passes", metavar="PIPELINE", default="O2",
-                   help="pass pipeline or preset run before compiling, e.g. O0, O1 or 'algsimp,cse,dce' "
-                        "(default: O2, as hlo_mlir.compile)")
+    p.add_argument("-p", "--passes", metavar="PIPELINE", default=None,
+                   help="pass pipeline or preset run before compiling, e.g. O0, O1, O2 or 'algsimp,cse,dce' "
+                        "(default: the target's preset, cpu or gpu, as hlo_mlir.compile)")
     p.add_argument("-X", "--iree-flag", dest="iree_flags", action="append", default=[], metavar="FLAG",
                    help="extra IREE compiler flag, e.g. -X=--iree-opt-level=O2 (repeatable)")
     p.add_argument("--entry", default="build",
@@ -135,6 +135,10 @@ def _compile_to_file(args: argparse.Namespace) -> int:
         check_writable(artifacts.manifest_path(output))
     module = load_source(args.input, args.entry)
     require_functions(module, args.input)
+    if args.passes is None:
+        from pipelines.presets import target_preset
+
+        args.passes = target_preset(args.target)
     if args.passes:
         _run_passes(module, args.passes, args.input)
     flags = list(args.iree_flags)

@@ -98,6 +98,12 @@ def _build_parser() -> argparse.ArgumentParser:
         help="compile and run on CPU after each pass; fail if results change",
     )
     p.add_argument(
+        "--verify-each",
+        dest="verify_hlo",
+        action="store_true",
+        help="also check XLA's invariants (the hlo-verifier pass) on the input and after each pass",
+    )
+    p.add_argument(
         "--no-verify-each",
         dest="verify_each",
         action="store_false",
@@ -200,6 +206,7 @@ def _process_chunk(text: str, filename: str, args) -> _ChunkResult:
                     module,
                     args.passes,
                     verify_each=args.verify_each,
+                    verify_hlo=args.verify_hlo,
                     print_ir_after_all=args.print_ir_after_all,
                     print_ir_after_change=args.print_ir_after_change,
                     print_ir_before_all=args.print_ir_before_all,

@@ -10,6 +10,8 @@
 // CHECK: Presets:
 // CHECK: O0
 // CHECK: O1
-// CHECK: O2 {{.*}}fixed-point{max-iterations=8}(algsimp,constant-folding,cse,dce,while-loop-simplifier,while-loop-unroller,tree-reduction-rewriter)
+// CHECK: O2 {{.*}}: inline,map-inliner,zero-sized-hlo-elimination,fixed-point{max-iterations=8}(algsimp,constant-folding,cse,dce,conditional-simplifier,{{.*}},tree-reduction-rewriter)
+// CHECK: cpu {{.*}}: O2,transpose-folding,dce
+// CHECK: gpu {{.*}}: O2,transpose-folding,conditional-to-select,
 // CHECK: Groups:
 // CHECK: fixed-point{max-iterations=N}(...)

@@ -40,3 +40,54 @@ func.func @empty_result(%x: tensor<0x0xf32>, %y: tensor<0x2xf32>) -> tensor<0x2x
   %r = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : (tensor<0x0xf32>, tensor<0x2xf32>) -> tensor<0x2xf32>
   return %r : tensor<0x2xf32>
 }
+
+// -----
+
+// Check that a dot without contracting dimensions becomes a multiply of operands broadcast
+// to their result positions (batch, lhs free, rhs free).
+// CHECK-LABEL: func.func @no_contraction
+// CHECK-NOT: stablehlo.dot_general
+// CHECK-DAG: %[[A:.*]] = stablehlo.broadcast_in_dim %arg0, dims = [0, 1] : (tensor<2x3xf32>) -> tensor<2x3x4xf32>
+// CHECK-DAG: %[[B:.*]] = stablehlo.broadcast_in_dim %arg1, dims = [2, 0] : (tensor<4x2xf32>) -> tensor<2x3x4xf32>
+// CHECK: %[[P:.*]] = stablehlo.multiply %[[A]], %[[B]] : tensor<2x3x4xf32>
+// CHECK-NEXT: return %[[P]]
+func.func @no_contraction(%x: tensor<2x3xf32>, %y: tensor<4x2xf32>) -> tensor<2x3x4xf32> {
+  %r = stablehlo.dot_general %x, %y, batching_dims = [0] x [1], contracting_dims = [] x [] : (tensor<2x3xf32>, tensor<4x2xf32>) -> tensor<2x3x4xf32>
+  return %r : tensor<2x3x4xf32>
+}
+
+// -----
+
+// Check that a wider result type converts the operands first (XLA's OperandUpcaster) and
+// that an operand already in result order is not broadcast.
+// CHECK-LABEL: func.func @upcast
+// CHECK-DAG: %[[A:.*]] = stablehlo.convert %arg0 : (tensor<3xi32>) -> tensor<3xf32>
+// CHECK-DAG: %[[B:.*]] = stablehlo.convert %arg1 : (tensor<3xi32>) -> tensor<3xf32>
+// CHECK: %[[P:.*]] = stablehlo.multiply %[[A]], %[[B]] : tensor<3xf32>
+// CHECK-NEXT: return %[[P]]
+func.func @upcast(%x: tensor<3xi32>, %y: tensor<3xi32>) -> tensor<3xf32> {
+  %r = stablehlo.dot_general %x, %y, batching_dims = [0] x [0], contracting_dims = [] x [] : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+
+// -----
+
+// Check that a narrower result type rounds the product (XLA's ResultCaster).
+// CHECK-LABEL: func.func @round_product
+// CHECK: %[[P:.*]] = stablehlo.multiply %{{.*}}, %{{.*}} : tensor<2x3xf32>
+// CHECK-NEXT: %[[R:.*]] = stablehlo.convert %[[P]] : (tensor<2x3xf32>) -> tensor<2x3xbf16>
+// CHECK-NEXT: return %[[R]]
+func.func @round_product(%x: tensor<2xf32>, %y: tensor<3xf32>) -> tensor<2x3xbf16> {
+  %r = stablehlo.dot_general %x, %y, contracting_dims = [] x [] : (tensor<2xf32>, tensor<3xf32>) -> tensor<2x3xbf16>
+  return %r : tensor<2x3xbf16>
+}
+
+// -----
+
+// Check that a dot with an algorithm attribute is left alone (XLA keeps it too).
+// CHECK-LABEL: func.func @with_algorithm
+// CHECK: stablehlo.dot_general
+func.func @with_algorithm(%x: tensor<2xf32>, %y: tensor<3xf32>) -> tensor<2x3xf32> {
+  %r = stablehlo.dot_general %x, %y, contracting_dims = [] x [], algorithm = <lhs_precision_type = f32, rhs_precision_type = f32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<2xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}

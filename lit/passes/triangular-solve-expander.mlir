@@ -45,22 +45,50 @@ func.func @right_upper_unit(%a: tensor<3x3xf32>, %b: tensor<2x3xf32>) -> tensor<
 
 // -----
 
-// Check that a left-side upper solve of the adjoint of a lower a conjugates a^T (upper), then
-// reverses rows and columns to make it lower, and reverses the solution's rows back.
+// Check that a left-side upper solve of the adjoint of a lower a conjugates a^T (upper),
+// masks its upper triangle and runs backward substitution, without reversing anything.
 // CHECK-LABEL: func.func @left_lower_adjoint
 // CHECK: %[[AT:.*]] = stablehlo.transpose %arg0, dims = [1, 0]
 // CHECK: stablehlo.negate
 // CHECK: %[[AH:.*]] = stablehlo.complex
-// CHECK: %[[AR:.*]] = stablehlo.reverse %[[AH]], dims = [0, 1]
-// CHECK: %[[BR:.*]] = stablehlo.reverse %arg1, dims = [0]
+// CHECK: %[[MASK:.*]] = stablehlo.compare LE
+// CHECK: %[[U:.*]] = stablehlo.select %[[MASK]], %[[AH]]
 // CHECK: %[[W:.*]]:2 = stablehlo.while
-// CHECK: stablehlo.dynamic_slice %[[BR]]
-// CHECK: %[[X:.*]] = stablehlo.reverse %[[W]]#1, dims = [0]
-// CHECK: return %[[X]]
+// CHECK: stablehlo.dynamic_slice %arg1
+// CHECK: stablehlo.dynamic_slice %[[U]]
+// CHECK-NOT: stablehlo.reverse
+// CHECK: return %[[W]]#1
 func.func @left_lower_adjoint(%a: tensor<3x3xcomplex<f32>>, %b: tensor<3x1xcomplex<f32>>) -> tensor<3x1xcomplex<f32>> {
   %r = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false,
       transpose_a = #stablehlo<transpose ADJOINT>} : (tensor<3x3xcomplex<f32>>, tensor<3x1xcomplex<f32>>) -> tensor<3x1xcomplex<f32>>
   return %r : tensor<3x1xcomplex<f32>>
+}
+
+// -----
+
+// Check that an upper solve of one unbatched column walks the rows backward, j = m - 1 - i,
+// and reverses neither a nor b (IREE fails to compile the reversed b in the loop:
+// docs/iree-defects.md).
+// CHECK-LABEL: func.func @left_upper_one_column
+// CHECK-NOT: stablehlo.reverse
+// CHECK: %[[MASK:.*]] = stablehlo.compare LE
+// CHECK: %[[U:.*]] = stablehlo.select %[[MASK]], %arg0
+// CHECK: %[[W:.*]]:2 = stablehlo.while(%[[I:.*]] = %{{.*}}, %[[X:.*]] = %{{.*}}) : tensor<i32>, tensor<2x1xf32>
+// CHECK: %[[LAST:.*]] = stablehlo.constant dense<1> : tensor<i32>
+// CHECK: %[[J:.*]] = stablehlo.subtract %[[LAST]], %[[I]] : tensor<i32>
+// CHECK: %[[B:.*]] = stablehlo.dynamic_slice %arg1, %[[J]], %{{.*}}, sizes = [1, 1]
+// CHECK: %[[A:.*]] = stablehlo.dynamic_slice %[[U]], %[[J]], %{{.*}}, sizes = [1, 2]
+// CHECK: %[[AX:.*]] = stablehlo.dot_general %[[A]], %[[X]], contracting_dims = [1] x [0]
+// CHECK: %[[R:.*]] = stablehlo.subtract %[[B]], %[[AX]]
+// CHECK: %[[D:.*]] = stablehlo.dynamic_slice %[[U]], %[[J]], %[[J]], sizes = [1, 1]
+// CHECK: %[[Q:.*]] = stablehlo.divide %[[R]], %[[D]]
+// CHECK: stablehlo.dynamic_update_slice %[[X]], %[[Q]], %[[J]], %{{.*}}
+// CHECK-NOT: stablehlo.reverse
+// CHECK: return %[[W]]#1
+func.func @left_upper_one_column(%a: tensor<2x2xf32>, %b: tensor<2x1xf32>) -> tensor<2x1xf32> {
+  %r = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = false, unit_diagonal = false,
+      transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+  return %r : tensor<2x1xf32>
 }
 
 // -----

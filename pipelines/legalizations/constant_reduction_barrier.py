@@ -18,8 +18,9 @@ becomes::
     %s = stablehlo.reduce(%b init: %zero) applies stablehlo.add across dimensions = [0]
 
 The input is then its own dispatch and the reduction reads a buffer. A barrier changes no
-value. Conditions: a reduce input (not an init value) that no block argument flows into,
-computed by ops without regions from constants, and not itself a constant or a barrier.
+value. Conditions: a reduce input (not an init value) computed only from constants
+(``matchers.computed_from_constants``: no block argument flows into it, no side effect),
+and not itself a constant or a barrier.
 The ``O2`` constant folder usually folds such values first; what it leaves (a map that
 ``map-invariant-body`` turned into a broadcast, values at ``O0``) is fenced here. Run it
 after ``map-invariant-body``.
@@ -29,29 +30,13 @@ from __future__ import annotations
 
 from iree.compiler import ir
 
-from pipelines.matchers import defining_op
+from pipelines.matchers import computed_from_constants, defining_op
 from pipelines.operand_fences import OperandFencePass
 from pipelines.registry import register
 
 __all__ = ["ConstantReductionBarrier"]
 
 _LEAVES = ("stablehlo.constant", "stablehlo.optimization_barrier")
-_MAX_OPS = 256  # the backward walk's bound; a larger slice is fenced (a barrier is always safe)
-
-
-def _from_constants(value: ir.Value) -> bool:
-    """Whether ``value`` is computed only from constants (no block argument, no region)."""
-    pending, seen = [value], 0
-    while pending:
-        op = defining_op(pending.pop())
-        if op is None or len(op.regions):
-            return False
-        seen += 1
-        if seen > _MAX_OPS:
-            return True
-        if op.operation.name != "stablehlo.constant":
-            pending.extend(op.operands)
-    return True
 
 
 @register
@@ -69,4 +54,4 @@ class ConstantReductionBarrier(OperandFencePass):
         if index >= len(op.operands) // 2:  # the init values
             return False
         source = defining_op(value)
-        return source is not None and source.operation.name not in _LEAVES and _from_constants(value)
+        return source is not None and source.operation.name not in _LEAVES and computed_from_constants(value)

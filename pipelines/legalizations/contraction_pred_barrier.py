@@ -24,11 +24,16 @@ becomes::
 The contraction is then a dispatch of its own and its consumers are not packed. A barrier
 changes no value. Conditions: an op fed, directly or through up to 8 element-wise ops
 (region-free ops whose result has the contraction's shape), by the contraction's result,
-loads a PRED tensor of rank > 0 (an argument or another op's result, read directly or
-through the ``convert``, ``broadcast_in_dim``, ``reshape`` and element-wise ops IREE
-fuses into the consumer). A PRED computed in the dispatch from other types (a
-``compare`` of floats), a broadcast scalar PRED and a scalar ``select`` predicate do not
-count (they compile). Other contractions keep their fused consumers.
+loads a PRED tensor of rank > 0 (an argument, a non-splat constant or another op's
+result, read directly or through the ``convert``, data-movement (``broadcast_in_dim``,
+``reshape``, ``transpose``, ``slice``, ``dynamic_slice``, ``reverse``) and element-wise
+ops IREE fuses into the consumer; ``Select(constant pred[1,1,4], Sin(c), c)`` of a
+convolution ``c``, seed 20261129 program 166; ``subtract(dynamic_slice(transpose(
+select(constant pred, x + x, x))), dot)``, the loop of an upper ``cholesky`` of a masked
+matrix). A PRED computed in the dispatch from
+other types (a ``compare`` of floats), a broadcast scalar PRED, a splat PRED constant
+and a scalar ``select`` predicate do not count (they compile). Other contractions keep
+their fused consumers.
 
 **shared-operand**: with data tiling IREE also fuses an element-wise producer of a
 contraction operand into the contraction's dispatch; when others read that producer too,
@@ -45,14 +50,16 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from dialect_ops.side_effects import optimization_barrier
-from pipelines.matchers import defining_op, element_dtype, static_dims
+from pipelines.matchers import defining_op, element_dtype, splat_of, static_dims
 from pipelines.pass_base import Pass
 from pipelines.registry import register
 
 __all__ = ["ContractionPredBarrier"]
 
 _CONTRACTIONS = ("stablehlo.dot_general", "stablehlo.dot", "stablehlo.convolution")
-_PRED_CARRIERS = ("stablehlo.convert", "stablehlo.broadcast_in_dim", "stablehlo.reshape")
+# ops IREE fuses into a consumer's dispatch with their operand's loads (convert and data movement)
+_PRED_CARRIERS = ("stablehlo.convert", "stablehlo.broadcast_in_dim", "stablehlo.reshape",
+                  "stablehlo.transpose", "stablehlo.slice", "stablehlo.dynamic_slice", "stablehlo.reverse")
 _DEPTH = 8
 
 
@@ -74,9 +81,12 @@ def _elementwise(op) -> bool:
 
 def _loads_pred(value: ir.Value, depth: int = 4) -> bool:
     """Whether computing ``value`` in a fused dispatch loads a PRED tensor of rank > 0:
-    looking through ``convert``/``broadcast_in_dim``/``reshape`` and element-wise ops
-    (which IREE fuses), a PRED tensor that is an argument or another op's result."""
+    looking through ``convert``, data movement (``_PRED_CARRIERS``) and element-wise ops
+    (which IREE fuses), a PRED tensor that is an argument, a non-splat constant or another
+    op's result."""
     op = defining_op(value)
+    if op is not None and op.operation.name == "stablehlo.constant":  # a splat becomes a fill
+        return _is_pred(value) and bool(static_dims(value)) and splat_of(value) is None
     if op is not None and depth > 0 and (op.operation.name in _PRED_CARRIERS or _elementwise(op)):
         return any(_loads_pred(v, depth - 1) for v in op.operands)
     return _is_pred(value) and bool(static_dims(value))

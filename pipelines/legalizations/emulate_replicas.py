@@ -66,14 +66,14 @@ from hlo_mlir.builder import XlaComputation
 from hlo_mlir.context import as_module
 from hlo_mlir.errors import InvalidArgumentError
 from hlo_mlir.shape import ProgramShape, Shape
-from pipelines.legalizations._process_groups import (
+from pipelines.pass_base import Pass, UpstreamPass
+from pipelines.process_groups import (
     CROSS_PARTITION,
     grid_of,
     process_groups,
     process_pairs,
     strategy_of,
 )
-from pipelines.pass_base import Pass, UpstreamPass
 from pipelines.regions import copy_of
 from pipelines.registry import register
 

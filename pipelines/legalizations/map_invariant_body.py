@@ -33,35 +33,10 @@ from iree.compiler import ir
 from dialect_ops.shape_ops import broadcast_in_dim
 from pipelines.matchers import static_dims
 from pipelines.pass_base import ExpanderPass
-from pipelines.regions import clone_ops
+from pipelines.regions import hoist_invariant, invariant_slice
 from pipelines.registry import register
 
 __all__ = ["MapInvariantBody"]
-
-
-def _invariant_slice(block: ir.Block) -> list | None:
-    """The body ops the returned value depends on, in order, when none of them reads a
-    block argument or has regions; None otherwise."""
-    *ops, terminator = block.operations
-    defined = {}
-    for op in ops:
-        for result in op.results:
-            defined[result] = op
-    needed, pending = set(), list(terminator.operands)
-    while pending:
-        value = pending.pop()
-        op = defined.get(value)
-        if op is None:
-            if any(value == arg for arg in block.arguments):
-                return None
-            continue  # defined above the map: captured as it is
-        if op in needed:
-            continue
-        if len(op.regions):
-            return None
-        needed.add(op)
-        pending.extend(op.operands)
-    return [op for op in ops if op in needed]
 
 
 @register
@@ -74,12 +49,9 @@ class MapInvariantBody(ExpanderPass):
     def matches(self, op) -> bool:
         if op.operation.name != "stablehlo.map" or static_dims(op.results[0]) is None:
             return False
-        return _invariant_slice(op.regions[0].blocks[0]) is not None
+        return invariant_slice(op.regions[0].blocks[0]) is not None
 
     def expand(self, op) -> Sequence[ir.Value]:
         """map(x..., () -> v) -> broadcast_in_dim(v, shape(result), [])."""
-        block = op.regions[0].blocks[0]
-        mapping = clone_ops(_invariant_slice(block) or [], {})  # not None: checked by matches
-        terminator = list(block.operations)[-1]
-        value = mapping.get(terminator.operands[0], terminator.operands[0])
+        value = hoist_invariant(op.regions[0].blocks[0])  # invariant: checked by matches
         return [broadcast_in_dim(value, static_dims(op.results[0]) or [], [])]

@@ -13,8 +13,9 @@ becomes one of:
 - N > 1 operands whose update computation is separable (result i depends only on
   current i and update i): N single-operand scatters, each rewritten as below (a
   combiner mixing operands is left alone; IREE then rejects it at compile time);
-- *row form* (every scattered dimension inserted; every window spans its whole operand
-  dimension; one index component, or no window dimension at all): the same scatter on
+- *row form* (every scattered dimension inserted, every other inserted one of size 1;
+  every window spans its whole operand dimension; one index component, or no window
+  dimension at all): the same scatter on
   an operand padded by one row in the first scattered dimension, where every index
   vector out of bounds is redirected before the result is sliced back::
 
@@ -170,6 +171,9 @@ def _bounded_scatter(operand: ir.Value, indices: ir.Value, updates: ir.Value, dn
     row_form = (dn.scatter_dims_to_operand_dims
                 and set(dn.scatter_dims_to_operand_dims) <= set(dn.inserted_window_dims)
                 and all(window[d] == shape.dimensions[d] for d in window_dims)
+                # An inserted dimension no index names is a window of 1 at 0: a row only if it is whole.
+                and all(shape.dimensions[d] == 1 for d in dn.inserted_window_dims
+                        if d not in dn.scatter_dims_to_operand_dims)
                 and (len(dn.scatter_dims_to_operand_dims) == 1 or not window_dims))
     if row_form:
         return _row_scatter(operand, idx, updates, dn, batching, mask, hints, body)

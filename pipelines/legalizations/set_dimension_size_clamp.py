@@ -31,7 +31,7 @@ from dialect_ops.dynamic import set_dimension_size
 from dialect_ops.elementwise import clamp
 from hlo_mlir import _emit
 from hlo_mlir.ir_access import int_attr
-from pipelines.index_bounds import is_marked, mark_in_bounds
+from pipelines.index_bounds import given_size, is_marked, mark_in_bounds
 from pipelines.matchers import constant_array
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
@@ -45,14 +45,6 @@ def _dimension(op) -> int:
 
 def _bound(op) -> int:
     return _emit.shape_of(op.operands[0]).dimensions[_dimension(op)]
-
-
-def _given_size(op) -> ir.Value:
-    """The size a ``set_dimension_size`` was given (before this pass clamped it)."""
-    size = op.operands[1]
-    if is_marked(op) and _is_op(size, "stablehlo.clamp"):
-        return size.owner.operands[1]
-    return size
 
 
 def _constant_size(value: ir.Value) -> int | None:
@@ -86,7 +78,7 @@ class SetDimensionSizeClamp(ExpanderPass):
 
     def expand(self, op) -> Sequence[ir.Value]:
         if op.operation.name == "stablehlo.get_dimension_size":
-            return [_given_size(op.operands[0].owner)]
+            return [given_size(op.operands[0].owner)]
         size_shape = _emit.shape_of(op.operands[1])
         lo, hi = (_emit.constant(np.asarray(v, size_shape.dtype), size_shape) for v in (0, _bound(op)))
         size = clamp(lo, op.operands[1], hi)

@@ -33,8 +33,8 @@ from typing import Sequence
 from iree.compiler import ir
 
 from hlo_mlir.ir_access import int_attr
-from pipelines.legalizations._process_groups import grid_of, group_sizes
 from pipelines.pass_base import ExpanderPass
+from pipelines.process_groups import grid_of, group_sizes
 from pipelines.registry import register
 
 __all__ = ["TrivialCollectives"]

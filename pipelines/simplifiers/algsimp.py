@@ -11,6 +11,10 @@ Floating point needs care, and each rule states its limits:
 - ``x - x`` is not ``0`` and ``x == x`` is not true for floats (NaN), except under the
   TOTALORDER comparison, which is reflexive.
 
+The data-movement rules (slice, pad, concatenate, broadcast, transpose, dynamic slices) live
+in ``_algsimp_shapes``, the reduction and contraction rules in ``_algsimp_reductions``;
+``PATTERNS`` holds them all.
+
 Rules that drop an op leave its producers dead; the greedy driver erases ops that
 become unused. Run ``cse`` and ``dce`` after this pass (the O1/O2 presets do), and
 ``constant-folding`` for constant subexpressions.
@@ -26,29 +30,26 @@ Example (``O1``)::
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 from iree.compiler import ir
 
 from dialect_ops import elementwise, op_facts, shape_ops
-from hlo_mlir import _emit
 from hlo_mlir.ir_access import comparison_direction, comparison_type, int_array, int_attr
-from hlo_mlir.shape import Shape
 from pipelines.matchers import element_dtype, is_constant, producer, same_bits, splat_of
 from pipelines.pass_base import PatternPass, pattern
 from pipelines.registry import register
+from pipelines.simplifiers import _algsimp_reductions, _algsimp_shapes
+from pipelines.simplifiers._algsimp_shapes import splat_constant as _splat_constant
+from pipelines.simplifiers._algsimp_shapes import xla_typed
 
-__all__ = ["AlgebraicSimplifier", "PATTERNS"]
+__all__ = ["AlgebraicSimplifier", "PATTERNS", "holds_exactly"]
 
 _WITH_IDENTITY = tuple(row.op for row in op_facts.FACTS.values() if row.identity)
 _WITH_ABSORBING = tuple(row.op for row in op_facts.FACTS.values() if row.absorbing)
 _IDEMPOTENT = tuple(row.op for row in op_facts.FACTS.values() if row.idempotent)
 _COMMUTATIVE = tuple(row.op for row in op_facts.FACTS.values() if row.commutative)
-
-
-def _splat_constant(value: np.ndarray, like: ir.Value) -> ir.Value:
-    """A constant of ``like``'s type holding ``value`` everywhere (a splat)."""
-    shape = Shape.from_mlir_type(like.type)
-    return _emit.constant(np.asarray(value, dtype=shape.dtype), shape)
+_STANDARD_FLOATS = ("float16", "bfloat16", "float32", "float64")
 
 
 def _is_constant_like(value: ir.Value) -> bool:
@@ -65,31 +66,34 @@ def _type_class(value: ir.Value) -> str | None:
 def identity_operand(op):
     """op(x, e) -> x, and op(e, x) -> x for commutative ops; e is op's identity (op_facts)."""
     lhs, rhs = op.operands
-    dtype = element_dtype(op.results[0])
-    ident = op_facts.identity_of(op.operation.name, dtype) if dtype is not None else None
-    if ident is None:
-        return None
-    for e, x in ((rhs, lhs), (lhs, rhs)):
-        splat = splat_of(e)
-        if splat is not None and same_bits(splat, ident) and x.type == op.results[0].type:
+    name = op.operation.name
+    pairs = ((rhs, lhs), (lhs, rhs)) if op_facts.facts_of(name).commutative else ((rhs, lhs),)
+    for e, x in pairs:
+        splat = splat_of(e)  # first: most operands are not constants, and this is cheap
+        if splat is not None and x.type == op.results[0].type \
+                and _is_special(splat, op_facts.identity_of, name, op.results[0]):
             return [x]
-        if not op_facts.facts_of(op.operation.name).commutative:
-            return None
     return None
 
 
 @pattern(*_WITH_ABSORBING)
 def absorbing_operand(op):
     """op(x, z) -> z and op(z, x) -> z; z is op's absorbing element (op_facts, exact types only)."""
-    dtype = element_dtype(op.results[0])
-    z = op_facts.absorbing_of(op.operation.name, dtype) if dtype is not None else None
-    if z is None:
-        return None
+    name = op.operation.name
     for v in op.operands:
         splat = splat_of(v)
-        if splat is not None and same_bits(splat, z) and v.type == op.results[0].type:
+        if splat is not None and v.type == op.results[0].type \
+                and _is_special(splat, op_facts.absorbing_of, name, op.results[0]):
             return [v]
     return None
+
+
+def _is_special(splat, special_of, name: str, result: ir.Value) -> bool:
+    """Whether ``splat`` is, bit for bit, ``special_of(name, dtype)`` (an identity or an
+    absorbing element) for ``result``'s element type."""
+    dtype = element_dtype(result)
+    special = special_of(name, dtype) if dtype is not None else None
+    return special is not None and same_bits(splat, special)
 
 
 @pattern(*_IDEMPOTENT)
@@ -212,6 +216,199 @@ def select_constant_predicate(op):
     if splat is None:
         return None
     return [on_true if bool(splat) else on_false]
+
+
+@pattern("stablehlo.select")
+@xla_typed
+def select_of_not(op):
+    """select(not(p), a, b) -> select(p, b, a)."""
+    pred, on_true, on_false = op.operands
+    inner = producer(pred, "stablehlo.not")
+    return [elementwise.select(inner.operands[0], on_false, on_true)] if inner is not None else None
+
+
+_INVERSE = {"EQ": "NE", "NE": "EQ", "LT": "GE", "GE": "LT", "GT": "LE", "LE": "GT"}
+
+
+@pattern("stablehlo.not")
+@xla_typed
+def not_of_compare(op):
+    """not(compare(a, b, dir)) -> compare(a, b, inverse dir): EQ <-> NE for every type (IEEE NE
+    is true for NaN), and LT <-> GE, GT <-> LE for integers, PRED and TOTALORDER floats (a
+    FLOAT comparison with NaN is false both ways)."""
+    inner = producer(op.operands[0], "stablehlo.compare")
+    if inner is None:
+        return None
+    direction, ctype = comparison_direction(inner), comparison_type(inner)
+    lhs, rhs = inner.operands
+    if direction not in ("EQ", "NE") and _type_class(lhs) not in ("int", "pred") and ctype != "TOTALORDER":
+        return None
+    return [elementwise.compare(lhs, rhs, _INVERSE[direction], ctype)]
+
+
+# Unary ops f with f(f(x)) == f(x) bit for bit (sign only for real types: a complex sign is
+# z / |z|, whose modulus rounds).
+_IDEMPOTENT_UNARY = ("stablehlo.abs", "stablehlo.floor", "stablehlo.ceil", "stablehlo.round_nearest_afz",
+                     "stablehlo.round_nearest_even", "stablehlo.sign")
+
+
+@pattern(*_IDEMPOTENT_UNARY)
+def idempotent_unary(op):
+    """f(f(x)) -> f(x) for abs, floor, ceil, both roundings and (real) sign."""
+    inner = producer(op.operands[0], op.operation.name)
+    if inner is None or inner.results[0].type != op.results[0].type:
+        return None
+    if op.operation.name == "stablehlo.sign" and _type_class(op.results[0]) == "complex":
+        return None
+    return [inner.results[0]]
+
+
+@pattern("stablehlo.abs")
+@xla_typed
+def abs_of_negate(op):
+    """abs(-x) -> abs(x) (abs drops the sign negate flips; integers: abs(INT_MIN) wraps alike)."""
+    inner = producer(op.operands[0], "stablehlo.negate")
+    return [elementwise.unary("Abs", inner.operands[0])] if inner is not None else None
+
+
+@pattern("stablehlo.divide")
+@xla_typed
+def divide_by_power_of_two(op):
+    """x / c -> x * (1 / c) for a float constant c = +-2^k whose reciprocal is a normal number:
+    both are the correctly rounded value of the same real number (XLA's HandleDivide)."""
+    x, c = op.operands
+    splat = splat_of(c)
+    if splat is None or splat.dtype.name not in _STANDARD_FLOATS or not np.isfinite(splat) or splat == 0:
+        return None
+    mantissa, _ = np.frexp(np.float64(splat))
+    inverse = np.float64(1) / np.float64(splat)
+    info = ml_dtypes.finfo(splat.dtype)
+    normal = all(float(info.tiny) <= abs(v) <= float(info.max) for v in (np.float64(splat), inverse))
+    if abs(mantissa) != 0.5 or not normal:  # c and 1 / c normal: no flushed subnormal constant
+        return None
+    return [elementwise.binary("Mul", x, _splat_constant(inverse, x))]
+
+
+# --- power with a constant exponent -------------------------------------------------------------
+@pattern("stablehlo.power")
+@xla_typed
+def power_of_constant(op):
+    """pow(x, 0) -> 1 and pow(x, 2) -> x * x (integers and floats), pow(x, -1) -> 1 / x (floats).
+
+    Exact: IEEE pow(x, 0) is 1 for every x, NaN included; x * x is the correctly rounded
+    square (also for -0.0, +-inf, NaN; integers wrap alike); 1 / x is the correctly rounded
+    pow(x, -1) (1 / -0.0 is -inf, 1 / -inf is -0.0). Integer pow(x, -1) is not 1 / x (XLA
+    gives 0 for |x| > 1 but 1 / 0 is -1), and pow(x, 0.5) is not sqrt(x) (-0.0, -inf): kept.
+    Complex pow is left alone (z * z rounds differently from exp(2 log z))."""
+    x, exponent = op.operands
+    splat, kind = splat_of(exponent), _type_class(x)
+    if splat is None or kind not in ("int", "float"):
+        return None
+    e = float(splat)
+    if e == 0:
+        return [_splat_constant(np.array(1), op.results[0])]
+    if e == 2:
+        return [elementwise.binary("Mul", x, x)]
+    if e == -1 and kind == "float":
+        return [elementwise.binary("Div", _splat_constant(np.array(1), x), x)]
+    return None
+
+
+# --- convert -------------------------------------------------------------------------------------
+_WIDER_FLOATS = {"float16": ("float32", "float64"), "bfloat16": ("float32", "float64"),
+                 "float32": ("float64",)}
+
+
+def _significand_bits(dtype: np.dtype) -> int:
+    return {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53}[dtype.name]
+
+
+def holds_exactly(src: np.dtype, mid: np.dtype) -> bool:
+    """Whether every value of element type ``src`` is a value of ``mid`` (PRED, integers of
+    8-64 bits, f16, bf16, f32, f64; never complex or sub-byte types)."""
+    if src.name not in _STANDARD_FLOATS and src.kind not in "biu" \
+            or mid.name not in _STANDARD_FLOATS and mid.kind not in "biu":
+        return False
+    if src == mid or src.kind == "b":
+        return True
+    bits = src.itemsize * 8
+    if src.kind in "iu":
+        # magnitudes below 2**(bits - 1) (signed; -2**(bits-1) is a power of two) or 2**bits
+        need = bits - 1 if src.kind == "i" else bits
+        if mid.kind == "i":
+            return mid.itemsize * 8 - 1 >= need and (src.kind == "u" or mid.itemsize >= src.itemsize)
+        if mid.kind == "u":
+            return src.kind == "u" and mid.itemsize >= src.itemsize
+        return mid.kind != "b" and _significand_bits(mid) >= need
+    return mid.name in _WIDER_FLOATS.get(src.name, ())
+
+
+@pattern("stablehlo.convert")
+@xla_typed
+def convert_of_convert(op):
+    """convert(convert(x : A -> B) -> C) -> convert(x : A -> C), or x when C is A, when B holds
+    every value of A exactly (PRED into anything, integers into wider integers or into floats
+    with enough significand bits, floats into wider floats): the inner convert keeps the value."""
+    inner = producer(op.operands[0], "stablehlo.convert")
+    if inner is None:
+        return None
+    x = inner.operands[0]
+    src, mid, dst = element_dtype(x), element_dtype(inner.results[0]), element_dtype(op.results[0])
+    if src is None or mid is None or dst is None or not holds_exactly(src, mid) or dst.kind == "c":
+        return None
+    return [x] if x.type == op.results[0].type else [elementwise.convert(x, dst)]
+
+
+# --- min/max into clamp -----------------------------------------------------------------------------
+def _bound_and_operand(op) -> tuple[ir.Value, ir.Value]:
+    """(bound, x) of max(x, bound) or min(x, bound): the constant operand is the bound, else rhs."""
+    lhs, rhs = op.operands
+    return (lhs, rhs) if _is_constant_like(lhs) and not _is_constant_like(rhs) else (rhs, lhs)
+
+
+def _inner_of(op, name: str):
+    """The operand of ``op`` produced by ``name`` and the other operand, or None."""
+    lhs, rhs = op.operands
+    for a, b in ((lhs, rhs), (rhs, lhs)):
+        inner = producer(a, name)
+        if inner is not None:
+            return inner, b
+    return None
+
+
+@pattern("stablehlo.minimum")
+@xla_typed
+def min_of_max_to_clamp(op):
+    """min(max(x, lo), hi) -> clamp(lo, x, hi) (the spec's definition of clamp), integers and floats."""
+    found = _inner_of(op, "stablehlo.maximum")
+    if found is None or _type_class(op.results[0]) not in ("int", "float"):
+        return None
+    inner, hi = found
+    lo, x = _bound_and_operand(inner)
+    return [elementwise.clamp(lo, x, hi)]
+
+
+def _ordered(lo: np.ndarray, hi: np.ndarray) -> bool:
+    """lo <= hi with -0.0 below +0.0 and neither NaN (so max(min(x, hi), lo) is the clamp)."""
+    if lo.dtype.kind not in "iu" and (np.isnan(lo) or np.isnan(hi)):
+        return False
+    return bool(lo < hi) or same_bits(lo, hi)
+
+
+@pattern("stablehlo.maximum")
+@xla_typed
+def max_of_min_to_clamp(op):
+    """max(min(x, hi), lo) -> clamp(lo, x, hi) for constant bounds lo <= hi (for lo > hi the max
+    gives lo and the clamp hi; -0.0 counts below +0.0), integers and floats."""
+    found = _inner_of(op, "stablehlo.minimum")
+    if found is None or _type_class(op.results[0]) not in ("int", "float"):
+        return None
+    inner, lo = found
+    hi, x = _bound_and_operand(inner)
+    lo_value, hi_value = splat_of(lo), splat_of(hi)
+    if lo_value is None or hi_value is None or not _ordered(lo_value, hi_value):
+        return None
+    return [elementwise.clamp(lo, x, hi)]
 
 
 # --- shape ops ---------------------------------------------------------------------------
@@ -364,12 +561,23 @@ PATTERNS = (
     empty_pad,
     nop_pad,
     tuple_element_of_tuple,
+    select_of_not,
+    not_of_compare,
+    idempotent_unary,
+    abs_of_negate,
+    divide_by_power_of_two,
+    power_of_constant,
+    convert_of_convert,
+    min_of_max_to_clamp,
+    max_of_min_to_clamp,
+    *_algsimp_shapes.PATTERNS,
+    *_algsimp_reductions.PATTERNS,
 )
 
 
 @register
 class AlgebraicSimplifier(PatternPass):
-    """Algebraic simplification: identities, absorbing elements, negations, no-op shape ops, tuples."""
+    """Algebraic simplification: identities, negations, pow, convert, clamp, slices, pads, reductions."""
 
     name = "algsimp"
     aliases = ("algebraic-simplifier",)  # spec 004

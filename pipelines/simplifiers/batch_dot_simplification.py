@@ -53,6 +53,7 @@ class BatchDotSimplification(ExpanderPass):
     """Remove size-1 batch dimensions from dot_general, with reshapes around it."""
 
     name = "batch-dot-simplification"
+    acts_on = frozenset({"stablehlo.dot_general"})
     xla_conditions: bool = dataclasses.field(
         default=False, metadata={"help": "only dots with batch dimensions 0..n-1 on both sides and one "
                                          "contracting dimension (XLA's conditions)"})

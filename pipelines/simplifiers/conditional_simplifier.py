@@ -36,10 +36,9 @@ from typing import Sequence
 from iree.compiler import ir
 
 from hlo_mlir import _emit
-from pipelines.matchers import has_uses, ops_where, splat_of
+from pipelines.matchers import has_side_effects, has_uses, ops_where, splat_of
 from pipelines.pass_base import Pass
 from pipelines.registry import register
-from pipelines.simplifiers.while_loop_unroller import has_side_effects
 
 __all__ = ["ConditionalSimplifier", "CONDITIONALS", "conditional_ops", "taken_branch", "inline_branch",
            "branch_results"]
@@ -55,6 +54,7 @@ class ConditionalSimplifier(Pass):
     """Inline conditionals with a constant predicate; drop unused, duplicate and captured results."""
 
     name = "conditional-simplifier"
+    acts_on = frozenset({"stablehlo.if", "stablehlo.case"})
 
     def run(self, module: ir.Module) -> bool:
         changed = False

@@ -60,6 +60,7 @@ class ConditionalToSelect(Pass):
     """Turn two-way conditionals of cheap, side-effect-free branches into selects."""
 
     name = "conditional-to-select"
+    acts_on = frozenset({"stablehlo.if", "stablehlo.case"})
     max_branch_ops: int = dataclasses.field(
         default=16, metadata={"help": "most ops (constants not counted) a branch may have"})
 

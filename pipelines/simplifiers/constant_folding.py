@@ -32,7 +32,7 @@ from dialect_ops import op_facts
 from hlo_mlir import _emit
 from hlo_mlir.ir_access import comparison_direction, comparison_type, int_array, int_attr
 from hlo_mlir.shape import Shape
-from pipelines.matchers import constant_array, element_dtype, same_bits, splat_of
+from pipelines.matchers import constant_array, element_dtype, is_constant, same_bits, splat_of
 from pipelines.pass_base import PatternPass, pattern
 from pipelines.registry import register
 
@@ -209,6 +209,8 @@ class ConstantFolding(PatternPass):
 
     def _fold(self, op):
         """op(c1, ..., cn) -> c, c computed by numpy with XLA semantics (size-capped)."""
+        if not all(is_constant(v) for v in op.operands):  # the common case, decided cheaply
+            return None
         limit = self.max_elements
         shape = _result_shape(op)
         if shape is None or len(op.results) != 1 or not shape.is_array:

@@ -18,6 +18,7 @@ class Inline(UpstreamPass):
     """Inline func.call of private functions into their callers (XLA CallInliner)."""
 
     name = "inline"
+    acts_on = frozenset({"func.call"})
     aliases = ("call-inliner",)  # spec 004
     # No nested canonicalizer run (the default): cleanups are algsimp's and dce's job.
     pipeline = "inline{default-pipeline=}"

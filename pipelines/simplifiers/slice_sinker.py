@@ -103,6 +103,7 @@ class SliceSinker(Pass):
     """Sink slices below element-wise ops on alike slices of the same sources: one op, then slices."""
 
     name = "slice-sinker"
+    acts_on = frozenset({"stablehlo.slice"})
 
     def run(self, module: ir.Module) -> bool:
         done: list = []

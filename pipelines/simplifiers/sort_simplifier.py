@@ -50,6 +50,7 @@ class SortSimplifier(Pass):
     """Remove sort operands whose results are unused and that the comparator does not read."""
 
     name = "sort-simplifier"
+    acts_on = frozenset({"stablehlo.sort"})
 
     def run(self, module: ir.Module) -> bool:
         changed = False

@@ -84,6 +84,7 @@ class TransposeFolding(ExpanderPass):
     """Fold transposes of dot_general and convolution operands into their dimension numbers."""
 
     name = "transpose-folding"
+    acts_on = frozenset({"stablehlo.transpose"})
     fold_convolutions: bool = dataclasses.field(
         default=True, metadata={"help": "also fold transposes of convolution inputs and kernels"})
     row_column_only: bool = dataclasses.field(

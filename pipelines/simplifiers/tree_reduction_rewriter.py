@@ -33,17 +33,16 @@ from __future__ import annotations
 import dataclasses
 import math
 
-import numpy as np
 from iree.compiler import ir
 
-from dialect_ops import op_facts
 from dialect_ops.reduction import reduce
 from dialect_ops.shape_ops import reshape
 from dialect_ops.slicing import pad
 from hlo_mlir import _emit
 from hlo_mlir.ir_access import int_array
-from pipelines.matchers import element_dtype, same_bits, splat_of
+from pipelines.matchers import element_dtype
 from pipelines.pass_base import ExpanderPass
+from pipelines.reductions import init_repeats_safely
 from pipelines.regions import copy_of
 from pipelines.registry import register
 
@@ -56,6 +55,7 @@ class TreeReductionRewriter(ExpanderPass):
     """Split long reductions into few results into two reductions (rows of ``window``, then the rest)."""
 
     name = "tree-reduction-rewriter"
+    acts_on = frozenset({"stablehlo.reduce"})
     min_size: int = dataclasses.field(
         default=1 << 16,
         metadata={"help": "rewrite when a reduced dimension has at least this many elements"})
@@ -74,7 +74,7 @@ class TreeReductionRewriter(ExpanderPass):
         # No reduced dimension (valid: each result is its element combined with the init) has
         # nothing to split.
         n = max((shape.dimensions[d] for d in int_array(op, "dimensions")), default=0)
-        return n >= max(self.min_size, 2 * self.window) and _init_repeats_safely(op)
+        return n >= max(self.min_size, 2 * self.window) and init_repeats_safely(op)
 
     def expand(self, op) -> list[ir.Value]:
         x, init = op.operands
@@ -94,26 +94,3 @@ class TreeReductionRewriter(ExpanderPass):
         kept_before_d = sum(1 for i in range(d) if i not in dims)
         return reduce([partial], [init], [kept_before_d], body)
 
-
-def _init_repeats_safely(op) -> bool:
-    """Whether applying the init value once per partial result gives the same answer:
-    the reducer is one element-wise op of its two arguments and the init is its
-    identity, +0.0 for a float add, or anything for an idempotent op."""
-    block = op.regions[0].blocks[0]
-    ops = list(block.operations)
-    if len(ops) != 2 or ops[-1].operands[0] != ops[0].results[0]:
-        return False
-    combine = ops[0]
-    if set(combine.operands) != set(block.arguments) or len(list(combine.operands)) != 2:
-        return False
-    facts = op_facts.FACTS.get(combine.operation.name)
-    init, dtype = splat_of(op.operands[1]), element_dtype(op.operands[1])
-    if facts is None or not facts.associative or init is None or dtype is None:
-        return False
-    if facts.idempotent:
-        return True
-    identity = op_facts.identity_of(combine.operation.name, dtype)
-    if identity is not None and same_bits(init, identity):
-        return True
-    return (combine.operation.name == "stablehlo.add" and op_facts.type_class(dtype) == op_facts.FLOAT
-            and same_bits(init, np.zeros((), dtype)))

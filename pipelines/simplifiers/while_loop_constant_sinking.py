@@ -68,6 +68,7 @@ class WhileLoopConstantSinking(Pass):
     """Replace reads of a constant loop-carried value in a while body and condition by the constant."""
 
     name = "while-loop-constant-sinking"
+    acts_on = frozenset({"stablehlo.while"})
     sink_broadcast_of_constants: bool = dataclasses.field(
         default=False,
         metadata={"help": "also sink an initial value that is a broadcast_in_dim of a constant"})

@@ -62,12 +62,12 @@ import numpy as np
 from iree.compiler import ir
 
 from hlo_mlir.ir_access import string_attr
-from pipelines.matchers import defining_op, element_dtype, ops_where, producer, static_dims
+from pipelines.matchers import defining_op, element_dtype, has_side_effects, ops_where, producer, static_dims
 from pipelines.pass_base import Pass
 from pipelines.regions import clone_ops
 from pipelines.registry import register
 from pipelines.simplifiers.while_loop_constant_sinking import passed_through
-from pipelines.simplifiers.while_loop_unroller import has_side_effects, trip_count, while_ops
+from pipelines.simplifiers.while_loop_unroller import trip_count, while_ops
 
 __all__ = ["WhileLoopInvariantCodeMotion", "free_values"]
 
@@ -138,6 +138,7 @@ class WhileLoopInvariantCodeMotion(Pass):
     """Hoist side-effect-free ops of a while body whose inputs are loop invariant before the loop."""
 
     name = "while-loop-invariant-code-motion"
+    acts_on = frozenset({"stablehlo.while"})
     hoist_constants: bool = dataclasses.field(
         default=False, metadata={"help": "hoist constants on their own (not only with an op reading them)"})
     hoist_reshapes: bool = dataclasses.field(

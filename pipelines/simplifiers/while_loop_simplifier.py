@@ -28,12 +28,12 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from hlo_mlir import _emit
-from pipelines.matchers import has_uses
+from pipelines.matchers import has_side_effects, has_uses
 from pipelines.pass_base import Pass
 from pipelines.registry import register
-from pipelines.simplifiers.while_loop_unroller import has_side_effects, trip_count, unroll_fully, while_ops
+from pipelines.simplifiers.while_loop_unroller import trip_count, unroll_fully, while_ops
 
-__all__ = ["WhileLoopSimplifier"]
+__all__ = ["WhileLoopSimplifier", "remove_dead_carried_values"]
 
 
 @register
@@ -41,6 +41,7 @@ class WhileLoopSimplifier(Pass):
     """Remove while loops that run 0 or 1 times and loop-carried values nothing reads."""
 
     name = "while-loop-simplifier"
+    acts_on = frozenset({"stablehlo.while"})
 
     def run(self, module: ir.Module) -> bool:
         changed = False
@@ -51,7 +52,7 @@ class WhileLoopSimplifier(Pass):
                 self.record(f"trip-count-{trips.count}")
                 changed = True
                 continue
-            removed = _remove_dead_carried_values(op)
+            removed = remove_dead_carried_values(op)
             if removed:
                 self.record("dead-carried-values", removed)
                 changed = True
@@ -101,7 +102,7 @@ def _live_carried_values(op) -> tuple[list[bool], list[bool]]:
     return live, live_ops
 
 
-def _remove_dead_carried_values(op) -> int:
+def remove_dead_carried_values(op) -> int:
     """Rebuilds ``op`` without its dead loop-carried values; returns how many it dropped."""
     live, live_ops = _live_carried_values(op)
     keep = [i for i, alive in enumerate(live) if alive]

@@ -40,6 +40,7 @@ class WhileLoopTripCountAnnotator(Pass):
     """Store the static trip count of each while loop on it (hlo_mlir.known_trip_count)."""
 
     name = "while-loop-trip-count-annotator"
+    acts_on = frozenset({"stablehlo.while"})
 
     def run(self, module: ir.Module) -> bool:
         changed = False

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import dataclasses
 import operator
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import numpy as np
 from iree.compiler import ir
@@ -62,9 +62,9 @@ from iree.compiler import ir
 from dialect_ops.constant import constant
 from dialect_ops.elementwise import binary
 from hlo_mlir import _emit
-from hlo_mlir.ir_access import bool_attr, comparison_direction, comparison_type
+from hlo_mlir.ir_access import comparison_direction, comparison_type
 from hlo_mlir.views import KNOWN_TRIP_COUNT_ATTR
-from pipelines.matchers import element_dtype, ops_where, producer, splat_of
+from pipelines.matchers import element_dtype, has_side_effects, nested_ops, ops_where, producer, splat_of
 from pipelines.pass_base import Pass
 from pipelines.regions import clone_ops
 from pipelines.registry import register
@@ -74,14 +74,6 @@ __all__ = ["WhileLoopUnroller", "InductionVariable", "TripCount", "trip_count", 
 
 UNROLL_FACTOR_ATTR = "hlo_mlir.unroll_factor"
 
-# Ops whose effects make copying or dropping them observable (XLA: HasSideEffect). Calls
-# are unknown code (O2 inlines them first). rng_bit_generator is a pure function of its
-# state; rng is not (XLA draws new numbers on every execution).
-_EFFECTFUL = frozenset({
-    "stablehlo.infeed", "stablehlo.outfeed", "stablehlo.send", "stablehlo.recv",
-    "stablehlo.all_reduce", "stablehlo.all_gather", "stablehlo.all_to_all", "stablehlo.reduce_scatter",
-    "stablehlo.collective_permute", "stablehlo.collective_broadcast", "stablehlo.rng", "func.call",
-})
 _FLIPPED = {"LT": "GT", "LE": "GE", "GT": "LT", "GE": "LE", "EQ": "EQ", "NE": "NE"}
 _HOLDS = {"LT": operator.lt, "LE": operator.le, "GT": operator.gt, "GE": operator.ge, "EQ": operator.eq,
           "NE": operator.ne}
@@ -232,33 +224,9 @@ def while_ops(module: ir.Module) -> list:
     return [op.opview for op in ops_where(module, lambda op: op.name == "stablehlo.while")]
 
 
-def _nested(ops: Iterable) -> list:
-    """``ops`` and every op nested in them."""
-    out: list = []
-
-    def visit(o):
-        out.append(o)
-        return ir.WalkResult.ADVANCE
-
-    for op in ops:
-        op.operation.walk(visit)
-    return out
-
-
-def _has_side_effect(op) -> bool:
-    if op.name == "stablehlo.custom_call":
-        return bool_attr(op, "has_side_effect")
-    return op.name in _EFFECTFUL
-
-
-def has_side_effects(ops: Iterable) -> bool:
-    """Whether any of ``ops`` or an op nested in one has side effects."""
-    return any(_has_side_effect(o) for o in _nested(ops))
-
-
 def _body_size(block: ir.Block) -> int:
     """Non-constant ops of a body (nested ones included; terminators not counted)."""
-    return sum(o.name not in ("stablehlo.constant", "stablehlo.return") for o in _nested(block.operations))
+    return sum(o.name not in ("stablehlo.constant", "stablehlo.return") for o in nested_ops(block.operations))
 
 
 def _elements(t: ir.Type) -> float:
@@ -271,7 +239,7 @@ def _elements(t: ir.Type) -> float:
 
 def _is_small(block: ir.Block, max_elements: int) -> bool:
     return all(_elements(v.type) <= max_elements
-               for o in _nested(block.operations) for v in [*o.operands, *o.results])
+               for o in nested_ops(block.operations) for v in [*o.operands, *o.results])
 
 
 def _is_complex(t: ir.Type) -> bool:
@@ -282,7 +250,7 @@ def _computes_complex(block: ir.Block) -> bool:
     """Whether the body has complex values. The pinned IREE miscompiles the unrolled
     Cholesky and triangular-solve loops of complex<f64> (NaN results, where XLA computes
     the same unrolled module right; docs/iree-defects.md), so complex bodies stay loops."""
-    return any(_is_complex(v.type) for o in _nested(block.operations) for v in [*o.operands, *o.results])
+    return any(_is_complex(v.type) for o in nested_ops(block.operations) for v in [*o.operands, *o.results])
 
 
 # --- copying bodies -------------------------------------------------------------------------
@@ -370,6 +338,7 @@ class WhileLoopUnroller(Pass):
     """Unroll while loops with a static trip count and a small body, fully or partially."""
 
     name = "while-loop-unroller"
+    acts_on = frozenset({"stablehlo.while"})
     max_unrolled_ops: int = dataclasses.field(
         default=1024, metadata={"help": "most non-constant body ops after unrolling (full: all copies)"})
     max_factor: int = dataclasses.field(default=256, metadata={"help": "largest partial unroll factor"})

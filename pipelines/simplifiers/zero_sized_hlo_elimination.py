@@ -29,10 +29,9 @@ import numpy as np
 from iree.compiler import ir
 
 from hlo_mlir import _emit
-from pipelines.matchers import element_dtype, has_uses, ops_where, static_dims
+from pipelines.matchers import element_dtype, has_side_effects, has_uses, ops_where, static_dims
 from pipelines.pass_base import Pass
 from pipelines.registry import register
-from pipelines.simplifiers.while_loop_unroller import has_side_effects
 
 __all__ = ["ZeroSizedHloElimination", "is_zero_sized"]
 

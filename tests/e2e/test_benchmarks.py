@@ -82,3 +82,22 @@ def test_compile_time_and_scaling_and_docs(results, tmp_path):
     text = doc.read_text()
     assert text.count(docs.BEGIN) == 1 and "prose stays" in text
     assert "| tiny_add |" in text and "### Compile time" in text and "### Pass-pipeline scaling" in text
+
+
+def test_presets_part_counts_ops_checks_answers_and_renders(tmp_path):
+    """``python -m benchmarks.presets``: op counts per preset, every preset's answers
+    against XLA, time ratios to the first preset, and its table in the docs."""
+    from benchmarks import presets
+
+    result = presets.run_presets(["elementwise_chain", "jax_softmax"], ("O0", "cpu"), quick=True, rounds=2,
+                                 min_time=0.001, budget=2.0, progress=None)
+    result = json.loads(json.dumps(result))
+    rows = {r["name"]: r for r in result["workloads"]}
+    chain = rows["elementwise_chain"]
+    assert chain["ops"]["O0"] == chain["ops"]["input"] > chain["ops"]["cpu"]  # cpu simplifies
+    assert all(c["ok"] for r in rows.values() for c in r["checks"].values()) and not presets.failures(result)
+    assert chain["ratios"]["O0"] == 1.0 and chain["ratios"]["cpu"] > 0
+    (tmp_path / "presets.json").write_text(json.dumps(result))
+    doc = tmp_path / "performance.md"
+    docs.write_docs(str(tmp_path), str(doc))
+    assert "### What the presets do (QUICK" in doc.read_text() and "| jax_softmax |" in doc.read_text()

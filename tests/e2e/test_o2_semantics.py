@@ -1,11 +1,11 @@
-"""``hlo-opt --verify-semantics -p O2`` over the end-to-end test modules (issue 4 acceptance).
+"""``hlo-opt --verify-semantics -p gpu`` over the end-to-end test modules (issues 4 and 11).
 
 The spine's end-to-end tests run with ``HLO_MLIR_DUMP_DIR`` set, which makes
-``tests.oracle.check`` save every module it checks; then ``hlo-opt`` runs the O2
-pipeline over each one, compiling and running the module before and after every pass
-that changes it on random inputs, and must report no difference. Slow: it compiles
-each module several times. The default run covers the same path on the op samples'
-modules in ``test_verify_semantics.py``.
+``tests.oracle.check`` save every module it checks; then ``hlo-opt`` runs the ``gpu``
+preset (``O2`` and the backend rewrites of ``cpu`` and ``gpu``) over each one, compiling
+and running the module before and after every pass that changes it on random inputs,
+and must report no difference. Slow: it compiles each module several times. The
+default run covers the same path on the op samples' modules in ``test_verify_semantics.py``.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ def test_o2_preserves_semantics_of_every_spine_module(tmp_path):
 
     failures = []
     for path in modules:  # hlo-opt's own main(), in process: the CLI without its start-up cost
-        code = hlo_opt.main([path, "-p", "O2", "--verify-semantics", "-o", os.devnull])
+        code = hlo_opt.main([path, "-p", "gpu", "--verify-semantics", "-o", os.devnull])
         if code != 0:
             failures.append(f"{os.path.basename(path)}: exit {code} (stderr above)")
-    print(f"hlo-opt --verify-semantics -p O2: {len(modules) - len(failures)}/{len(modules)} modules agree")
+    print(f"hlo-opt --verify-semantics -p gpu: {len(modules) - len(failures)}/{len(modules)} modules agree")
     assert not failures, "\n".join(failures)

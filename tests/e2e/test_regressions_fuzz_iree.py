@@ -28,6 +28,8 @@ from hlo_mlir import (
     CreateScalarGtComputation,
     CreateScalarLtComputation,
     Dot,
+    DotDimensionNumbers,
+    DotGeneral,
     DynamicSlice,
     Exp,
     Gather,
@@ -38,11 +40,13 @@ from hlo_mlir import (
     Lt,
     Map,
     Max,
+    Mul,
     Neg,
     Pad,
     Parameter,
     PrimitiveType,
     RandomAlgorithm,
+    Reduce,
     ReduceWindowWithGeneralPadding,
     Rem,
     Reshape,
@@ -660,3 +664,175 @@ def test_rank0_pad_by_a_loop_result(passes, trips):
     args = [np.float64(-9.807672420206536), np.int32(trips)]
     oracle.assert_close(oracle.run_iree(comp, *args, passes=passes), args[0], 0, 0, "hlo-mlir vs numpy")
     oracle.assert_close(oracle.run_xla(comp, *args, strict=True), args[0], 0, 0, "XLA vs numpy")
+
+
+@pytest.mark.parametrize("form", ["dot", "convolution", "fuzz-166"])
+def test_contraction_selected_by_a_pred_constant(form):
+    """``Select(constant pred[...], Sin(c), c)`` of a dot or convolution ``c`` compiles with
+    data tiling: IREE packed the non-splat PRED constant beside the encoded matmul
+    ("'linalg.pack' op expected padding_value has 'i8' but got: 'i1'"; seed 20261129
+    program 166: the sine and the negative padding are not needed). contraction-pred-barrier
+    now counts a non-splat PRED constant as a loaded PRED."""
+    rng = np.random.default_rng(166)
+    mask = np.array([True, False, True, True])
+    b = XlaBuilder("contraction_pred_constant")
+    if form == "dot":
+        a0 = rng.integers(-4, 5, (4, 2)).astype(np.float32)
+        v0 = rng.integers(-4, 5, (2,)).astype(np.float32)
+        c = Dot(Parameter(b, 0, Shape.from_numpy(a0), "a"), Parameter(b, 1, Shape.from_numpy(v0), "v"))
+        pred, args, c0 = mask, [a0, v0], a0 @ v0
+    else:  # the finding's dimension numbers: x[spatial, feature, batch], out[feature, batch, spatial]
+        x0 = rng.integers(-4, 5, (4, 2, 1)).astype(np.float32)
+        k0 = rng.integers(-4, 5, (1, 1, 2)).astype(np.float32)
+        dims = ConvolutionDimensionNumbers(
+            input_batch_dimension=2, input_feature_dimension=1, input_spatial_dimensions=(0,),
+            kernel_input_feature_dimension=2, kernel_output_feature_dimension=1,
+            kernel_spatial_dimensions=(0,),
+            output_batch_dimension=1, output_feature_dimension=0, output_spatial_dimensions=(2,))
+        x = Parameter(b, 0, Shape.from_numpy(x0), "x")
+        k = Parameter(b, 1, Shape.from_numpy(k0), "k")
+        if form == "convolution":  # a 1-wide kernel: a matmul over the features per position
+            c = ConvGeneralDilated(x, k, [1], [(0, 0)], [1], [1], dims, 1, 1)
+            c0 = (x0[:, :, 0] @ k0[0, 0, :]).reshape(1, 1, 4)
+        else:  # stride 2 over the 2-dilated input padded by (-1, 2) reads only padding
+            c = ConvGeneralDilated(x, k, [2], [(-1, 2)], [2], [1], dims, 1, 1)
+            c0 = np.zeros((1, 1, 4), np.float32)
+        pred, args = mask.reshape(1, 1, 4), [x0, k0]
+    comp = b.build(Select(Constant(b, pred), Sin(c), c))
+    _strict_check(comp, args, np.where(pred, np.sin(c0), c0).astype(np.float32), 2e-7, 0.0)
+
+
+_HALF = {"bf16": (ml_dtypes.bfloat16, PrimitiveType.BF16), "f16": (np.float16, PrimitiveType.F16)}
+
+
+def _half_scalar_case(form: str, type_name: str):
+    """(computation, x, expected): a bf16/f16 scalar computed from constants read as a scalar."""
+    dtype, ptype = _HALF[type_name]
+    b = XlaBuilder(f"half_scalar_{form}")
+    computed = ConvertElementType(Neg(ConstantR0(b, np.float32(0.5))), ptype)  # -0.5, not folded by IREE
+    if form == "reduce-init":  # the spine's reduce and argmax modules: bf16-scalar-rounding's integer code
+        x0 = np.arange(6, dtype=np.float32).reshape(2, 3).astype(dtype)
+        init = ConvertElementType(ConstantR0(b, np.float32(10.0)), ptype)
+        x = Parameter(b, 0, Shape.from_numpy(x0), "x")
+        root = Reduce(x, init, _scalar_computation(type_name, Add), [1])
+        return b.build(root), x0, np.array([13, 22], dtype)
+    x0 = np.array([1, -2, 3], dtype)
+    x = Parameter(b, 0, Shape.from_numpy(x0), "x")
+    if form == "pad-value":
+        return b.build(Pad(x, computed, [(1, 0, 0)])), x0, np.array([-0.5, 1, -2, 3], dtype)
+    if form == "clamp-bounds":
+        high = ConvertElementType(Add(ConstantR0(b, np.float32(1.0)), ConstantR0(b, np.float32(1.0))), ptype)
+        return b.build(Clamp(computed, x, high)), x0, np.array([1, -0.5, 2], dtype)
+    # form == "reduce-of-constants": the padding value is a sum of a constant array
+    total = Reduce(Constant(b, np.array([1, 2, 3, 4.5], dtype)), ConstantR0(b, dtype(0)),
+                   _scalar_computation(type_name, Add), [0])
+    return b.build(Pad(x, total, [(0, 1, 0)])), x0, np.array([1, -2, 3, 10.5], dtype)
+
+
+@pytest.mark.parametrize(("form", "type_name"), [("reduce-init", "bf16"), ("pad-value", "bf16"),
+                                                 ("pad-value", "f16"), ("clamp-bounds", "f16"),
+                                                 ("reduce-of-constants", "bf16")])
+def test_half_scalar_computed_from_constants_compiles_at_o0(form, type_name):
+    """A bf16/f16 scalar computed from constants that IREE reads as a scalar (a reduce's init,
+    a pad's value, a clamp's bounds) compiles without our optimization passes: IREE hoisted
+    it into a scalar global its VM cannot load ("failed to legalize operation
+    'util.initializer'"; the spine's reduce_bf16 and argmax_bf16 modules at passes="O0",
+    whose init ``convert(constant f32) -> bf16`` bf16-scalar-rounding makes integer code).
+    half-scalar-barrier computes it behind an optimization barrier."""
+    comp, x0, expected = _half_scalar_case(form, type_name)
+    oracle.assert_close(oracle.run_iree(comp, x0, passes="O0"), expected, 0, 0, "hlo-mlir vs numpy")
+    oracle.assert_close(oracle.run_xla(comp, x0, strict=True), expected, 0, 0, "XLA vs numpy")
+
+
+def _no_contraction_reduce_case(form: str):
+    """(computation, args, expected): a ``dot_general`` without contracting dimensions (one
+    product per result element) summed by a ``reduce`` over a batch and a free dimension."""
+    rng = np.random.default_rng(48)
+    b = XlaBuilder(f"no_contraction_{form}")
+    if form == "fuzz-48":  # the finding: batch dimensions (0, 2) x (2, 1), a full reduce
+        x0 = rng.integers(-4, 5, (1, 2, 2)).astype(np.float32)
+        y0 = rng.integers(-4, 5, (1, 2, 1)).astype(np.float32)
+        dims = DotDimensionNumbers((), (), (0, 2), (2, 1))
+        product, axes = np.einsum("aib,jba->abij", x0, y0), [0, 1, 2, 3]
+    else:  # batch dimension 0 x 0 in order, summed with the lhs free dimension
+        x0 = rng.integers(-4, 5, (2, 3)).astype(np.float32)
+        y0 = rng.integers(-4, 5, (2, 4)).astype(np.float32)
+        dims = DotDimensionNumbers((), (), (0,), (0,))
+        product, axes = np.einsum("ai,aj->aij", x0, y0), [0, 1]
+    x = Parameter(b, 0, Shape.from_numpy(x0), "x")
+    y = Parameter(b, 1, Shape.from_numpy(y0), "y")
+    comp = b.build(Reduce(DotGeneral(x, y, dims), ConstantR0(b, np.float32(0)),
+                          _scalar_computation("f32", Add), axes))
+    return comp, [x0, y0], product.sum(axis=tuple(axes)).astype(np.float32)
+
+
+@pytest.mark.parametrize("passes", [None, "O0"])
+@pytest.mark.parametrize("form", ["fuzz-48", "batch-and-free"])
+def test_reduce_of_a_dot_without_contracting_dimensions(form, passes):
+    """A ``reduce`` over a batch and a free dimension of a ``dot_general`` that contracts no
+    dimension compiles: IREE fused the two into one contraction it cannot vectorize
+    ("'vector.contract' op invalid accumulator/result vector shape", seed 20261130 program
+    48; with the batch dimensions in order, a SIGSEGV). dot-empty-contraction now rewrites
+    such a dot as XLA's algebraic simplifier does: a multiply of broadcast operands."""
+    comp, args, expected = _no_contraction_reduce_case(form)
+    oracle.assert_close(oracle.run_iree(comp, *args, passes=passes), expected, 0, 0, "hlo-mlir vs numpy")
+    oracle.assert_close(oracle.run_xla(comp, *args, strict=True), expected, 0, 0, "XLA vs numpy")
+
+
+@pytest.mark.parametrize("passes", [None, "O0"])
+def test_weighted_sum_over_a_broadcast_dimension(passes):
+    """``sum(x * broadcast(w))`` over every dimension, ``w`` broadcast along the rows of
+    ``x``, compiles: IREE fused the reduce and the multiply into a contraction over a
+    dimension only ``x`` has ("'vector.contract' op invalid accumulator/result vector
+    shape"). product-reduction-barrier reads the product through a barrier."""
+    x0 = np.arange(6, dtype=np.float32).reshape(2, 3) - 2.5
+    w0 = np.array([0.5, -1.0, 2.0], np.float32)
+    b = XlaBuilder("weighted_sum")
+    x = Parameter(b, 0, Shape.from_numpy(x0), "x")
+    w = Parameter(b, 1, Shape.from_numpy(w0), "w")
+    product = Mul(x, BroadcastInDim(w, [2, 3], [1]))
+    comp = b.build(Reduce(product, ConstantR0(b, np.float32(0)), _scalar_computation("f32", Add), [0, 1]))
+    expected = np.float32((x0 * w0).sum())
+    oracle.assert_close(oracle.run_iree(comp, x0, w0, passes=passes), expected, 0, 0, "hlo-mlir vs numpy")
+    oracle.assert_close(oracle.run_xla(comp, x0, w0, strict=True), expected, 0, 0, "XLA vs numpy")
+
+
+_SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.00390625, -3.0, 1e30]
+
+
+@pytest.mark.parametrize(("operands", "result", "converted_first"), [
+    ("f32", "f32", True), ("f32", "bf16", False), ("bf16", "f32", True), ("f64", "f32", False),
+    ("s32", "f32", True), ("s8", "s32", True), ("s32", "s32", True),
+    ("u8", "u32", True), ("c64", "c64", True), ("c64", "c128", True)])
+def test_dot_without_contracting_dimensions_types(operands, result, converted_first):
+    """A ``dot_general`` with no contracting dimensions is the product of its operands in
+    XLA's computation type (XLA CPU's OperandUpcaster and ResultCaster): the operands are
+    converted first when the result type has the higher precision (``s32 -> f32``: 16777217
+    is 16777216 before the product), otherwise the product is rounded to the result
+    (``f32 -> bf16``: 1.00390625^2 is 1.0078125 in XLA; the pinned IREE converted the
+    operands first and gave 1). Specials: -0.0, inf and NaN products as XLA's multiply."""
+    lshape, rshape = Shape.parse(f"{operands}[3,8]"), Shape.parse(f"{operands}[8,2]")
+    rtype = Shape.parse(f"{result}[]").dtype
+    if lshape.element_type.is_integer:
+        info = np.iinfo(lshape.dtype)
+        x0 = np.array([[info.min, info.max, 0, 1, -1, 3, 100, 16777217]] * 3).astype(lshape.dtype)
+    else:
+        parts = np.array([_SPECIALS, _SPECIALS[::-1], np.linspace(-2, 2, 8)], np.float32)
+        x0 = (parts + 1j * np.roll(parts, 3, axis=1) if lshape.element_type.is_complex else parts)
+        x0 = x0.astype(lshape.dtype)
+    y0 = np.ascontiguousarray(x0[::-1].T[:, :2])
+    b = XlaBuilder("no_contraction_types")
+    x = Parameter(b, 0, lshape, "x")
+    y = Parameter(b, 1, rshape, "y")
+    # result[c, a, b] = x[a, c] * y[c, b]: batch dimension 1 x 0, free dimensions a and b
+    comp = b.build(DotGeneral(x, y, DotDimensionNumbers((), (), (1,), (0,)),
+                              preferred_element_type=rtype))
+    ours = oracle.run_iree(comp, x0, y0)
+    oracle.assert_close(ours, oracle.run_xla(comp, x0, y0), 0, 0, "hlo-mlir vs XLA")
+    if not lshape.element_type.is_complex:  # numpy's complex product differs at infinities
+        with np.errstate(all="ignore"):
+            xt, yt = (x0.astype(rtype), y0.astype(rtype)) if converted_first else (x0, y0)
+            expected = (xt.T[:, :, None] * yt[:, None, :]).astype(rtype)
+        oracle.assert_close(ours, expected, 0, 0, "hlo-mlir vs numpy")
+        # XLA CPU's complex dot adds the product to +0 ((-0)(1) is +0 there): not compared
+        oracle.assert_close(oracle.run_xla(comp, x0, y0, strict=True), expected, 0, 0, "XLA strict vs numpy")

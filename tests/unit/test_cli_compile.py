@@ -97,7 +97,7 @@ def test_compile_writes_vmfb_and_manifest_that_load_and_run(compiled):
     assert manifest.versions["iree-base-compiler"] == manifest.versions["iree-base-runtime"] == "3.13.0"
     created = datetime.datetime.fromisoformat(manifest.created.replace("Z", "+00:00"))
     assert abs((datetime.datetime.now(datetime.timezone.utc) - created).total_seconds()) < 600
-    assert manifest.source == {"input": "scale.mlir", "passes": "O2"}  # the default preset
+    assert manifest.source == {"input": "scale.mlir", "passes": "cpu"}  # the llvm-cpu preset
 
     module = runtime.load(str(compiled))  # checks the manifest's hash
     x = np.array([[1, 2], [3, -4]], np.float32)
@@ -134,7 +134,7 @@ def test_python_builder_entry(tmp_path):
     out = tmp_path / "axpy.vmfb"
     assert main([str(tmp_path / "axpy.py"), "-o", str(out), "--no-isolate"]) == 0
     manifest = artifacts.read_manifest(out)
-    assert manifest.source == {"input": "axpy.py", "passes": "O2", "entry": "build"}
+    assert manifest.source == {"input": "axpy.py", "passes": "cpu", "entry": "build"}
     assert [str(f) for f in manifest.functions] == ["main: (f32[3], f32[3]) -> (f32[3])"]
     x, y = np.array([1, 2, 3], np.float32), np.array([10, 20, 30], np.float32)
     np.testing.assert_array_equal(runtime.load(str(out)).main(x, y), x * 2 + y)

@@ -18,11 +18,12 @@ from hlo_mlir import Conditional, ConstantR0, GetTupleElement, Tuple
 from hlo_mlir.context import get_context
 from hlo_mlir.semantics import SemanticsChecker
 from pipelines import registry
+from pipelines.matchers import has_side_effects
 from pipelines.pipeline import run_pipeline
 from pipelines.simplifiers.conditional_simplifier import conditional_ops, taken_branch
-from pipelines.simplifiers.while_loop_unroller import has_side_effects
 from tests.builders import computation
 from tests.oracle import assert_close, check, run_iree
+from tests.properties import examples
 
 BOTH = "conditional-simplifier,conditional-to-select"
 
@@ -277,7 +278,7 @@ def three_way(op) -> bool:
     return any(len(o.regions) == 3 for o in conditional_ops(op))
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(programs(), st.integers(0, 3))
 def test_generated_modules_keep_their_numbers(text, seed):
     """Both passes under the semantics check (``hlo-opt --verify-semantics``): compiled and

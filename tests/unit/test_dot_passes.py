@@ -34,6 +34,7 @@ from pipelines.pipeline import run_pipeline
 from pipelines.simplifiers.transpose_folding import dot_foldable
 from tests.builders import computation
 from tests.oracle import assert_close, check, run_iree, run_xla
+from tests.properties import examples
 
 DOT_PASSES = "transpose-folding,batch-dot-simplification,dot-decomposer"
 RNG = np.random.default_rng(11)
@@ -367,7 +368,7 @@ def test_generated_dots_stay_valid_and_each_pass_is_idempotent(text):
     assert all(lhs.shape[d] != 1 for d in dnums.lhs_batch_dimensions), after
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(dot_modules(types=("f32", "s32")), st.integers(0, 3))
 def test_generated_dots_keep_their_numbers(text, seed):
     """The three dot passes under the semantics check (``hlo-opt --verify-semantics``):
@@ -427,7 +428,7 @@ def grouped_convolutions(draw) -> str:
             + f"\n  return %r : {otype}\n}}\n")
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(grouped_convolutions(), st.integers(0, 3))
 def test_generated_grouped_convolutions_keep_their_numbers(text, seed):
     """transpose-folding and convolution-group-converter under the semantics check: no

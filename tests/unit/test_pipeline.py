@@ -23,7 +23,7 @@ from pipelines.pipeline import (
     parse_pipeline,
     run_pipeline,
 )
-from pipelines.presets import PRESETS
+from pipelines.presets import PRESETS, target_preset
 
 DOUBLE_NEGATE = """
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
@@ -77,9 +77,19 @@ def test_presets_expand_in_place():
     assert [n.name for n in nodes] == ["cse", "algsimp", "cse", "dce", "dce"]
     o2 = parse_pipeline("O2")
     assert isinstance(o2[-1], FixedPointNode) and o2[-1].max_iterations == 8
-    assert [n.name for n in o2[-1].children] == ["algsimp", "constant-folding", "cse", "dce",
-                                                 "while-loop-simplifier", "while-loop-unroller",
-                                                 "tree-reduction-rewriter"]
+    assert [n.name for n in o2[:3]] == ["inline", "map-inliner", "zero-sized-hlo-elimination"]
+    assert [n.name for n in o2[-1].children] == [
+        "algsimp", "constant-folding", "cse", "dce", "conditional-simplifier", "tuple-simplifier",
+        "sort-simplifier", "while-loop-simplifier", "while-loop-constant-sinking",
+        "while-loop-invariant-code-motion", "while-loop-unroller", "tree-reduction-rewriter"]
+    def names(nodes):
+        return [n.name if isinstance(n, PassNode) else names(n.children) for n in nodes]
+
+    cpu, gpu = (names(parse_pipeline(p)) for p in ("cpu", "gpu"))
+    o2_names = names(o2)
+    assert cpu[:len(o2)] == o2_names and gpu[:len(o2)] == o2_names  # O2 first
+    assert "transpose-folding" in cpu and "conditional-to-select" in gpu
+    assert [target_preset(t) for t in ("llvm-cpu", "cuda", "vulkan-spirv")] == ["cpu", "gpu", "gpu"]
     for preset in PRESETS.values():
         parse_pipeline(preset.spec)  # every preset is a valid spec
         with pytest.raises(InvalidArgumentError):
@@ -328,3 +338,57 @@ def test_o2_is_linear_in_module_size():
     assert ops_of(module).count("stablehlo.add") == 0 and ops_of(module).count("stablehlo.negate") == 1
     # 4x the ops: a quadratic pipeline would take ~16x; allow noise on shared cores
     assert large < 10 * small + 0.5, (small, large)
+
+
+def test_a_pass_without_its_ops_is_skipped_until_a_pass_makes_them(test_pass):
+    """``acts_on``: a pass is skipped (not run) on a module that holds none of its ops;
+    the census of op names is taken again after a pass changes the module."""
+    calls = []
+
+    @test_pass
+    class OnWhile(Pass):
+        """Test pass that acts on while loops only."""
+
+        name = "test-on-while"
+        acts_on = frozenset({"stablehlo.while"})
+
+        def run(self, module):
+            calls.append("while")
+            return False
+
+    @test_pass
+    class OnAbs(Pass):
+        """Test pass that acts on abs only."""
+
+        name = "test-on-abs"
+        acts_on = frozenset({"stablehlo.abs"})
+
+        def run(self, module):
+            calls.append("abs")
+            return False
+
+    @test_pass
+    class MakesAbs(Pass):
+        """Test pass that turns the first negate into an abs."""
+
+        name = "test-makes-abs"
+
+        def run(self, module):
+            from dialect_ops import elementwise
+
+            neg = next(op for op in module.body.operations[0].regions[0].blocks[0].operations
+                       if op.operation.name == "stablehlo.negate")
+            with ir.InsertionPoint(neg), neg.location:
+                neg.results[0].replace_all_uses_with(elementwise.unary("Abs", neg.operands[0]))
+            neg.operation.erase()
+            return True
+
+    spec = "test-on-while,test-on-abs,test-makes-abs,test-on-abs,test-on-while"
+    result = run_pipeline(parse(DOUBLE_NEGATE), spec)
+    assert calls == ["abs"]  # only after test-makes-abs made one
+    assert [(r.name, r.changed) for r in result.runs] == [
+        ("test-on-while", False), ("test-on-abs", False), ("test-makes-abs", True), ("test-on-abs", False),
+        ("test-on-while", False)]
+    # algsimp's patterns have roots: on a module of none of them it does not run either
+    assert registry.get("algsimp")().relevant_ops() >= {"stablehlo.add", "stablehlo.negate"}
+    assert registry.get("dce")().relevant_ops() is None  # any module may hold dead ops

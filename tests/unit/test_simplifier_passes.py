@@ -36,6 +36,7 @@ from pipelines.simplifiers.sort_simplifier import used_operands
 from pipelines.simplifiers.zero_sized_hlo_elimination import is_zero_sized
 from tests.builders import computation
 from tests.oracle import assert_close, check, run_iree
+from tests.properties import examples
 
 RNG = np.random.default_rng(11)
 
@@ -307,7 +308,7 @@ def zero_sized_programs(draw):
     return w.function(f"%y: {F}", outputs)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(zero_sized_programs(), st.integers(0, 3))
 def test_generated_zero_sized_modules_keep_their_numbers(text, seed):
     module = run_checked(text, "zero-sized-hlo-elimination", seed)
@@ -361,7 +362,7 @@ def sort_programs(draw):
     return w.function(params, outputs)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(sort_programs(), st.integers(0, 3))
 def test_generated_sort_modules_keep_their_numbers(text, seed):
     module = run_checked(text, "sort-simplifier", seed)
@@ -400,7 +401,7 @@ def tuple_programs(draw):
     return w.function(f"%x: {A}, %y: {A}, %t: {T2}", outputs)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(tuple_programs(), st.integers(0, 3))
 def test_generated_tuple_modules_keep_their_numbers(text, seed):
     module = run_checked(text, "tuple-simplifier", seed)
@@ -429,7 +430,7 @@ def logistic_programs(draw):
     return w.function(params, outputs or [("%x", LOGISTIC_TYPES["%x"])])
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(logistic_programs(), st.sampled_from(["exp", "tanh"]), st.integers(0, 3))
 def test_generated_logistic_modules_keep_their_numbers(text, expansion, seed):
     module = run_checked(text, f"logistic-expander{{expansion={expansion}}}", seed)
@@ -474,7 +475,7 @@ def slice_programs(draw):
     return w.function(f"%p: {P}, %q: {P}", outputs)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(slice_programs(), st.integers(0, 3))
 def test_generated_slice_modules_keep_their_numbers(text, seed):
     run_checked(text, "slice-sinker", seed)

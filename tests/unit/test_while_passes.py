@@ -27,6 +27,7 @@ from pipelines.simplifiers.while_loop_constant_sinking import passed_through
 from pipelines.simplifiers.while_loop_unroller import trip_count, while_ops
 from tests.builders import computation
 from tests.oracle import assert_close, check, run_iree
+from tests.properties import examples
 
 SINK, LICM, ANNOTATE = ("while-loop-constant-sinking", "while-loop-invariant-code-motion",
                         "while-loop-trip-count-annotator")
@@ -447,7 +448,7 @@ def test_generated_modules_stay_valid_and_reach_a_fixed_point(text):
             assert ir.IntegerAttr(op.attributes[KNOWN_TRIP_COUNT_ATTR]).value == trips.count, after
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(programs(), st.integers(0, 3))
 def test_generated_modules_keep_their_numbers(text, seed):
     """The three passes under the semantics check (``hlo-opt --verify-semantics``): compiled
