@@ -217,15 +217,27 @@ def nested_ops(ops: Iterable) -> list:
     return out
 
 
+# Dialects whose ops (but those in _EFFECTFUL) are pure functions of their operands. An op
+# of any other dialect counts as having side effects: rng-expander's ml_program.global_load
+# and global_store are, and a while-loop pass that hoisted them drew the same numbers on
+# every iteration.
+_PURE_DIALECTS = ("stablehlo.", "chlo.", "tensor.", "arith.", "math.")
+_PURE_OTHERS = frozenset({"func.return"})
+
+
 def _has_side_effect(op) -> bool:
-    if op.name == "stablehlo.custom_call":
+    name = op.name
+    if name == "stablehlo.custom_call":
         return bool_attr(op, "has_side_effect")
-    return op.name in _EFFECTFUL
+    if name in _EFFECTFUL:
+        return True
+    return not name.startswith(_PURE_DIALECTS) and name not in _PURE_OTHERS
 
 
 def has_side_effects(ops: Iterable) -> bool:
     """Whether any of ``ops`` or an op nested in one has side effects (XLA's HasSideEffect:
-    feeds, send/recv, collectives, rng, calls, side-effecting custom calls)."""
+    feeds, send/recv, collectives, rng, calls, side-effecting custom calls; and any op
+    outside the pure dialects, such as ``ml_program.global_load``)."""
     return any(_has_side_effect(o) for o in nested_ops(ops))
 
 

@@ -279,3 +279,33 @@ func.func @captured_and_disabled(%x: tensor<f32>, %p: tensor<i1>) -> (tensor<f32
   }
   return %r, %t : tensor<f32>, tensor<f32>
 }
+
+// -----
+
+// Check that a global load (rng-expander's state, updated in the loop) and a constant
+// expression stay in the loop; an op of a loop-invariant value and a constant leaves.
+// CHECK-LABEL: func.func @global_state_and_constant_expression
+// CHECK: %[[M:.*]] = stablehlo.multiply %arg0
+// CHECK: stablehlo.while
+// CHECK: do {
+// CHECK: ml_program.global_load @state
+// CHECK: stablehlo.subtract
+// CHECK: ml_program.global_store @state
+ml_program.global private mutable @state(dense<0.0> : tensor<f32>) : tensor<f32>
+func.func @global_state_and_constant_expression(%x: tensor<f32>, %p: tensor<i1>) -> tensor<f32> {
+  %r = stablehlo.while(%a = %x) : tensor<f32>
+  cond {
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %g = ml_program.global_load @state : tensor<f32>
+    %one = stablehlo.constant dense<1.0> : tensor<f32>
+    %two = stablehlo.constant dense<2.0> : tensor<f32>
+    %d = stablehlo.subtract %two, %one : tensor<f32>
+    %m = stablehlo.multiply %x, %two : tensor<f32>
+    %s = stablehlo.add %g, %d : tensor<f32>
+    ml_program.global_store @state = %s : tensor<f32>
+    %t = stablehlo.add %a, %m : tensor<f32>
+    stablehlo.return %t : tensor<f32>
+  }
+  return %r : tensor<f32>
+}

@@ -195,6 +195,7 @@ class _Hoister:
             if isinstance(op.operands[i].type, ir.RankedTensorType)}
         self.pending: dict[ir.Value, object] = {}  # results of invariant ops not worth hoisting alone
         self.copied: list = []  # those of them copied before the loop
+        self.constant_exprs: set[ir.Value] = set()  # results of body ops computed from constants only
 
     def run(self) -> bool:
         trips = trip_count(self.op)
@@ -203,7 +204,15 @@ class _Hoister:
         runs = trips is not None  # the body runs (at least twice)
         hoisted = 0
         for o in self.ops:
-            if not self._candidate(o, runs) or not all(self._invariant(v) for v in free_values(o)):
+            free = free_values(o)
+            if not self.owner.hoist_constants and free and all(self._constant_expr(v) for v in free):
+                # A constant expression is constant folding's (or IREE's) to fold, and
+                # while-loop-constant-sinking moves constants into loops: hoisting it would
+                # undo that. The pinned IREE also fails to compile a hoisted constant
+                # expression beside a mutable global the loop updates (rng-expander's state).
+                self.constant_exprs.update(o.results)
+                continue
+            if not self._candidate(o, runs) or not all(self._invariant(v) for v in free):
                 continue
             if self.owner.inflates(o):
                 continue
@@ -230,6 +239,9 @@ class _Hoister:
         if not runs and _nested_names(o) & {"stablehlo.while", "stablehlo.custom_call"}:
             return False  # may not terminate, or may trap: only from a loop known to run
         return True
+
+    def _constant_expr(self, v: ir.Value) -> bool:
+        return producer(v, "stablehlo.constant") is not None or v in self.constant_exprs
 
     def _invariant(self, v: ir.Value) -> bool:
         if v not in self.local or v in self.outside or v in self.pending:

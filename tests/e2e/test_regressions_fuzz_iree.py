@@ -836,3 +836,21 @@ def test_dot_without_contracting_dimensions_types(operands, result, converted_fi
         oracle.assert_close(ours, expected, 0, 0, "hlo-mlir vs numpy")
         # XLA CPU's complex dot adds the product to +0 ((-0)(1) is +0 there): not compared
         oracle.assert_close(oracle.run_xla(comp, x0, y0, strict=True), expected, 0, 0, "XLA strict vs numpy")
+
+
+@pytest.mark.parametrize("dtype", ["f16", "f32"])
+def test_dot_without_contraction_whose_batch_dimension_comes_last(dtype):
+    """Fuzzer seed 9 program 144: ``dot_general(x f16[1,4,4], y f16[4])`` with batch
+    dimensions 2 x 0 (result[b, i, j] = x[i, j, b] * y[b]) gave wrong numbers once
+    dot-empty-contraction wrote it as a multiply of a permuting ``broadcast_in_dim`` (the
+    pinned IREE miscompiles that broadcast, f32 too): the operand is transposed first."""
+    x0 = np.random.default_rng(144).standard_normal((1, 4, 4)).astype(dtype.replace("f", "float"))
+    y0 = np.random.default_rng(145).standard_normal(4).astype(x0.dtype)
+    b = XlaBuilder("batch_last")
+    x = Parameter(b, 0, Shape.parse(f"{dtype}[1,4,4]"), "x")
+    y = Parameter(b, 1, Shape.parse(f"{dtype}[4]"), "y")
+    comp = b.build(DotGeneral(x, y, DotDimensionNumbers((), (), (2,), (0,))))
+    ours = oracle.run_iree(comp, x0, y0)
+    expected = np.transpose(x0, (2, 0, 1)) * y0[:, None, None]
+    oracle.assert_close(ours, expected, 0, 0, "hlo-mlir vs numpy")
+    oracle.assert_close(ours, oracle.run_xla(comp, x0, y0), 0, 0, "hlo-mlir vs XLA")
