@@ -48,7 +48,8 @@ func.func @empty_result(%x: tensor<0x0xf32>, %y: tensor<0x2xf32>) -> tensor<0x2x
 // CHECK-LABEL: func.func @no_contraction
 // CHECK-NOT: stablehlo.dot_general
 // CHECK-DAG: %[[A:.*]] = stablehlo.broadcast_in_dim %arg0, dims = [0, 1] : (tensor<2x3xf32>) -> tensor<2x3x4xf32>
-// CHECK-DAG: %[[B:.*]] = stablehlo.broadcast_in_dim %arg1, dims = [2, 0] : (tensor<4x2xf32>) -> tensor<2x3x4xf32>
+// CHECK-DAG: %[[T:.*]] = stablehlo.transpose %arg1, dims = [1, 0] : (tensor<4x2xf32>) -> tensor<2x4xf32>
+// CHECK-DAG: %[[B:.*]] = stablehlo.broadcast_in_dim %[[T]], dims = [0, 2] : (tensor<2x4xf32>) -> tensor<2x3x4xf32>
 // CHECK: %[[P:.*]] = stablehlo.multiply %[[A]], %[[B]] : tensor<2x3x4xf32>
 // CHECK-NEXT: return %[[P]]
 func.func @no_contraction(%x: tensor<2x3xf32>, %y: tensor<4x2xf32>) -> tensor<2x3x4xf32> {

@@ -30,13 +30,15 @@ rewrites every such dot as a multiply of broadcast operands; so does this pass::
 becomes::
 
     %a = stablehlo.broadcast_in_dim %x, dims = [0, 1] : (tensor<2x3xf32>) -> tensor<2x3x4xf32>
-    %b = stablehlo.broadcast_in_dim %y, dims = [2, 0] : (tensor<4x2xf32>) -> tensor<2x3x4xf32>
+    %t = stablehlo.transpose %y, dims = [1, 0] : (tensor<4x2xf32>) -> tensor<2x4xf32>
+    %b = stablehlo.broadcast_in_dim %t, dims = [0, 2] : (tensor<2x4xf32>) -> tensor<2x3x4xf32>
     %r = stablehlo.multiply %a, %b : tensor<2x3x4xf32>
 
 (each operand dimension goes to its result position: batch dimensions first, then the
-lhs's free dimensions, then the rhs's). The product is taken in XLA's computation type:
-the result type when XLA ranks it the higher precision (its ``HigherPrecisionType``:
-complex, then floating-point range, significand, bit width, signedness), the operands
+lhs's free dimensions, then the rhs's; an operand whose dimensions land out of order is
+transposed first, as the pinned IREE miscompiles a broadcast_in_dim that permutes). The
+product is taken in XLA's computation type: the result type when XLA ranks it the higher
+precision (its ``HigherPrecisionType``: complex, then floating-point range, significand, bit width, signedness), the operands
 converted first (XLA CPU's ``OperandUpcaster``: ``s32 -> f32`` rounds 16777217 before
 the product); otherwise the operands' type, the product converted to the result (XLA
 CPU's ``ResultCaster``: ``f32 -> bf16``). A complex product is ``stablehlo.multiply``'s,
