@@ -38,13 +38,14 @@ becomes::
 lhs's free dimensions, then the rhs's; an operand whose dimensions land out of order is
 transposed first, as the pinned IREE miscompiles a broadcast_in_dim that permutes). The
 product is taken in XLA's computation type: the result type when XLA ranks it the higher
-precision (its ``HigherPrecisionType``: complex, then floating-point range, significand, bit width, signedness), the operands
-converted first (XLA CPU's ``OperandUpcaster``: ``s32 -> f32`` rounds 16777217 before
-the product); otherwise the operands' type, the product converted to the result (XLA
-CPU's ``ResultCaster``: ``f32 -> bf16``). A complex product is ``stablehlo.multiply``'s,
-as in XLA's rewrite. Conditions: static shapes, operands of one XLA type that our shape
-rule accepts (PRED dots are not XLA dots) and no ``algorithm`` attribute (XLA keeps
-those dots too); the precision config does not change a single product on CPU.
+precision (its ``HigherPrecisionType``: complex, then floating-point range, significand,
+bit width, signedness), the operands converted first (XLA CPU's ``OperandUpcaster``:
+``s32 -> f32`` rounds 16777217 before the product); otherwise the operands' type, the
+product converted to the result (XLA CPU's ``ResultCaster``: ``f32 -> bf16``). A complex
+product is ``stablehlo.multiply``'s, as in XLA's rewrite. Conditions: static shapes,
+operands of one XLA type that our shape rule accepts (PRED dots are not XLA dots) and no
+``algorithm`` attribute (XLA keeps those dots too); the precision config does not change
+a single product on CPU.
 
 Run ``dce`` afterwards.
 """
