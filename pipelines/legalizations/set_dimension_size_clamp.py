@@ -32,7 +32,7 @@ from dialect_ops.elementwise import clamp
 from hlo_mlir import _emit
 from hlo_mlir.ir_access import int_attr
 from pipelines.index_bounds import given_size, is_marked, mark_in_bounds
-from pipelines.matchers import constant_array
+from pipelines.matchers import constant_array, producer
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
 
@@ -53,11 +53,6 @@ def _constant_size(value: ir.Value) -> int | None:
     return None if array is None or array.size != 1 else int(array.reshape(-1)[0])
 
 
-def _is_op(value: ir.Value, name: str) -> bool:
-    owner = value.owner
-    return isinstance(owner, (ir.Operation, ir.OpView)) and owner.operation.name == name
-
-
 @register
 class SetDimensionSizeClamp(ExpanderPass):
     """Clamps set_dimension_size sizes into [0, bound] (IREE reads past the buffer otherwise)."""
@@ -69,8 +64,8 @@ class SetDimensionSizeClamp(ExpanderPass):
         name = op.operation.name
         if name == "stablehlo.get_dimension_size":
             source = op.operands[0]
-            return _is_op(source, "stablehlo.set_dimension_size") and \
-                _dimension(source.owner) == _dimension(op)
+            setter = producer(source, "stablehlo.set_dimension_size")
+            return setter is not None and _dimension(setter) == _dimension(op)
         if name != "stablehlo.set_dimension_size" or is_marked(op):
             return False
         known = _constant_size(op.operands[1])
