@@ -62,6 +62,7 @@ IREE_LEGALIZE = [
     "all-reduce-split",
     "rng-expander",
     "rng-bit-generator-empty",
+    "rng-bit-generator-expander{only=PHILOX}",  # after -empty, before -unsigned (IREE's THREE_FRY is right)
     "rng-bit-generator-unsigned",
     "dot-empty-contraction",
     "product-reduction-barrier",  # after dot-empty-contraction, whose multiplies it fences
@@ -81,6 +82,7 @@ IREE_LEGALIZE = [
     "gather-index-select",
     "scatter-unsigned-scalar-updates",
     "scatter-bounds",
+    "scatter-expander{mode=variadic}",  # the variadic scatters scatter-bounds could not split
     "dynamic-slice-indices",
     "float-to-int-saturation",
     "complex-bitcast-expander",

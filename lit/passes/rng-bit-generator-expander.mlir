@@ -1,4 +1,15 @@
 // RUN: %hlo-opt %s -p rng-bit-generator-expander --split-input-file | filecheck %s
+// RUN: %hlo-opt %s -p "rng-bit-generator-expander{only=PHILOX}" --split-input-file | filecheck %s --check-prefix=PHILOX
+
+// With only=PHILOX (what iree-legalize runs: the pinned IREE's own THREE_FRY is right, its
+// PHILOX is not), THREE_FRY stays and PHILOX and DEFAULT (PHILOX by default) expand.
+// PHILOX-LABEL: func.func @three_fry
+// PHILOX: stablehlo.rng_bit_generator %arg0, algorithm = THREE_FRY
+// PHILOX-LABEL: func.func @philox
+// PHILOX-NOT: stablehlo.rng_bit_generator
+// PHILOX-LABEL: func.func @default_two_words
+// PHILOX-NOT: stablehlo.rng_bit_generator
+// PHILOX-LABEL: func.func @empty
 
 // Check that THREE_FRY becomes Threefry-2x32 in integer ops: counters from the state's
 // second word plus an iota over half of the output, the rotations and key schedule, the

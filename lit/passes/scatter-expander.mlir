@@ -1,5 +1,17 @@
 // RUN: %hlo-opt %s -p scatter-expander --split-input-file | filecheck %s
 // RUN: %hlo-opt %s -p "scatter-expander{mode=simple}" --split-input-file | filecheck %s --check-prefix=SIMPLE
+// RUN: %hlo-opt %s -p "scatter-expander{mode=variadic}" --split-input-file | filecheck %s --check-prefix=VARIADIC
+
+// With mode=variadic (iree-legalize's, after scatter-bounds) only the variadic scatter expands.
+// VARIADIC-LABEL: func.func @rows
+// VARIADIC: stablehlo.scatter
+// VARIADIC-LABEL: func.func @variadic
+// VARIADIC-NOT: stablehlo.scatter
+// VARIADIC: stablehlo.while
+// VARIADIC-LABEL: func.func @empty_updates
+// VARIADIC: stablehlo.scatter
+// VARIADIC-LABEL: func.func @batching
+// VARIADIC: stablehlo.scatter
 
 // Check that a row scatter becomes a while loop of 2 trips carrying the operand: the row of
 // index i starts the window, the operand window and the update row are combined by a map

@@ -26,9 +26,9 @@ __all__ = ["MODES", "require_mode", "batch_dims", "index_matrix", "operand_start
 MODES = ("all", "simple")
 
 
-def require_mode(pass_name: str, mode: str) -> None:
-    if mode not in MODES:
-        raise InvalidArgumentError(f"{pass_name} requires mode in {list(MODES)}; got {mode!r}.")
+def require_mode(pass_name: str, mode: str, modes: Sequence[str] = MODES) -> None:
+    if mode not in modes:
+        raise InvalidArgumentError(f"{pass_name} requires mode in {list(modes)}; got {mode!r}.")
 
 
 def reshaped(value: ir.Value, dims: Sequence[int]) -> ir.Value:

@@ -70,20 +70,31 @@ class RngBitGeneratorExpander(ExpanderPass):
     name = "rng-bit-generator-expander"
     default_algorithm: str = dataclasses.field(
         default="PHILOX", metadata={"help": "the algorithm of DEFAULT: PHILOX (XLA CPU's) or THREE_FRY"})
+    only: str = dataclasses.field(
+        default="", metadata={"help": "expand only this algorithm (PHILOX or THREE_FRY, DEFAULT counting as "
+                                      "default-algorithm); empty: both"})
+    # iree-legalize runs it with only=PHILOX: the pinned IREE's PHILOX ignores state[2] of a
+    # u64[3] state and does not carry the counter's low word into the high one.
+    legalizes_for_iree = True
 
     def __post_init__(self) -> None:
-        algorithm = self.default_algorithm.upper().removeprefix("RNG_")
+        self.default_algorithm = self._checked("default-algorithm", self.default_algorithm)
+        self.only = self.only and self._checked("only", self.only)
+
+    @staticmethod
+    def _checked(option: str, value: str) -> str:
+        algorithm = value.upper().removeprefix("RNG_")
         if algorithm not in _STATE_WORDS:
-            raise InvalidArgumentError(f"rng-bit-generator-expander requires default-algorithm PHILOX or "
-                                       f"THREE_FRY; got {self.default_algorithm!r}.")
-        self.default_algorithm = algorithm
+            raise InvalidArgumentError(f"rng-bit-generator-expander requires {option} PHILOX or "
+                                       f"THREE_FRY; got {value!r}.")
+        return algorithm
 
     def _algorithm(self, op) -> str:
         algorithm = rng_algorithm(op)
         return self.default_algorithm if algorithm == "DEFAULT" else algorithm
 
     def matches(self, op) -> bool:
-        if op.operation.name != "stablehlo.rng_bit_generator":
+        if op.operation.name != "stablehlo.rng_bit_generator" or self.only not in ("", self._algorithm(op)):
             return False
         state, bits = static_dims(op.operands[0]), static_dims(op.results[1])
         if state is None or bits is None or len(state) != 1:

@@ -30,7 +30,10 @@ computation (non-associative ones included), and ``unique_indices`` is not neede
 Empty updates leave the operands as they are.
 
 ``mode``: ``all`` expands every scatter (XLA's kEliminateAllScatters); ``simple`` only
-those with one index vector (kEliminateSimpleScatters). Statistics: ``loop``,
+those with one index vector (kEliminateSimpleScatters); ``variadic`` only those of more
+than one operand. iree-legalize runs ``variadic`` after ``scatter-bounds``, which splits
+the variadic scatters whose update computation is separable: the pinned IREE rejects the
+rest ("NYI variadic operands scatter"), those whose combiner mixes operands. Statistics: ``loop``,
 ``empty-updates``.
 
 ``input_batching_dims`` become ordinary index components first (the positions along the
@@ -59,6 +62,7 @@ from hlo_mlir import _emit
 from hlo_mlir.shape import ProgramShape, Shape
 from hlo_mlir.types import PrimitiveType
 from pipelines.expanders._index_loops import (
+    MODES,
     batch_dims,
     index_matrix,
     operand_start,
@@ -84,10 +88,12 @@ class ScatterExpander(ExpanderPass):
 
     name = "scatter-expander"
     mode: str = dataclasses.field(
-        default="all", metadata={"help": "all: every scatter; simple: only scatters of one index vector"})
+        default="all", metadata={"help": "all: every scatter; simple: only scatters of one index vector; "
+                                         "variadic: only scatters of more than one operand"})
+    legalizes_for_iree = True  # with mode=variadic
 
     def __post_init__(self) -> None:
-        require_mode(self.name, self.mode)
+        require_mode(self.name, self.mode, (*MODES, "variadic"))
 
     def matches(self, op) -> bool:
         if op.operation.name != "stablehlo.scatter" or not xla_arrays([*op.operands, *op.results]):
@@ -97,6 +103,8 @@ class ScatterExpander(ExpanderPass):
         dn = _dimension_numbers(op)
         if not positions_fit(op.operands[len(op.results)], op.operands[0], dn.input_batching_dims):
             return False
+        if self.mode == "variadic":
+            return len(op.results) > 1
         return self.mode == "all" or _trip_count(op) == 1
 
     def rule(self, op) -> str:

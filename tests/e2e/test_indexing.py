@@ -415,15 +415,16 @@ def test_variadic_scatter_separable_combiner():
         [x, y], i, [u, v], ROW_UPDATES, lambda cur, upd: [cur[0] + upd[0], max(cur[1], upd[1])])))
 
 
-@pytest.mark.xfail(strict=True, raises=hlo_mlir.CompileError,
-                   reason="IREE rejects variadic scatter ('NYI variadic operands scatter'); a combiner "
-                          "mixing operands cannot be split into single-operand scatters")
 def test_variadic_scatter_mixing_combiner():
+    """IREE rejects variadic scatter ('NYI variadic operands scatter') and a combiner mixing
+    operands cannot be split into single-operand scatters: iree-legalize runs
+    scatter-expander{mode=variadic}, a loop over the update windows."""
     dn = ScatterDimensionNumbers([], [0], [0], 1)
-    comp = _variadic_module("scatter_mixing", ["f32[5]", "f32[5]", "s32[2,1]", "f32[2]", "f32[2]"],
+    # index 3 twice (the second window combines with the first's result), 7 out of bounds
+    comp = _variadic_module("scatter_mixing", ["f32[5]", "f32[5]", "s32[4,1]", "f32[4]", "f32[4]"],
                             lambda a0, a1, b0, b1: (Add(a0, b1), Mul(a1, b0)), dn)
-    args = (np.ones(5, np.float32), np.ones(5, np.float32), np.array([[1], [3]], np.int32),
-            np.full(2, 2, np.float32), np.full(2, 3, np.float32))
+    args = (np.arange(5, dtype=np.float32), np.ones(5, np.float32), np.array([[1], [3], [3], [7]], np.int32),
+            np.array([2, 5, -1, 4], np.float32), np.array([3, -2, 6, 8], np.float32))
     _check(comp, args, lambda x, y, i, u, v: tuple(np_scatter(
         [x, y], i, [u, v], dn, lambda cur, upd: [cur[0] + upd[1], cur[1] * upd[0]])))
 
