@@ -5,6 +5,9 @@
     PYTHONPATH=. python -m benchmarks --docs-only     # regenerate the docs from the saved JSON
     PYTHONPATH=. python -m benchmarks --quick         # tiny sizes: a smoke test, not a measurement
 
+A progress bar (tqdm) counts the workloads on stderr when stderr is a terminal;
+``--no-progress`` turns it off (logs and CI get one line per workload instead).
+
 ``scripts/bench.sh`` runs the same with the project's virtualenv.
 """
 
@@ -31,6 +34,8 @@ def parse_args(argv=None):
     p.add_argument("--out-dir", default=docs.RESULTS_DIR, help="where the JSON results go")
     p.add_argument("--write-docs", action="store_true", help="regenerate the tables in docs/performance.md")
     p.add_argument("--docs-only", action="store_true", help="only regenerate the docs from saved JSON")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (there is one only when stderr is a terminal)")
     return p.parse_args(argv)
 
 
@@ -47,6 +52,7 @@ def main(argv=None) -> int:
         return 2
     names = [n for n in args.only.split(",") if n]
     measure.EXTRA_FLAGS[:] = args.iree_flag
+    measure.PROGRESS_BAR = False if args.no_progress else None
     os.makedirs(args.out_dir, exist_ok=True)
     status, start = 0, time.perf_counter()
     if "suite" in parts:

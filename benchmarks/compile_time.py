@@ -198,20 +198,23 @@ def run_compile_times(names=None, quick: bool = False, progress=sys.stderr, roun
               f"{1e3 * isolation['isolated']:.1f} ms ({1e3 * isolation['overhead']:+.1f} ms); CPU "
               f"{1e3 * isolation['cpu_in_process']:.0f} -> {1e3 * isolation['cpu_isolated']:.0f} ms",
               file=progress, flush=True)
-    for name, make in [(SMALL_MODULE, lambda quick: workloads.Built(small_module(), []))] + [
-            (w.name, w.make) for w in selected]:
-        built = make(quick)
-        try:
-            row = {"name": name, **compile_times(built.source)}
-            if name == SMALL_MODULE:  # the interleaved medians, steadier than one sample
-                row["iree"] = {**row["iree"], "wall": isolation["isolated"]}
-                row["iree_in_process"] = {**row["iree_in_process"], "wall": isolation["in_process"]}
-        except Exception as e:  # noqa: BLE001 - report and go on
-            row = {"name": name, "error": f"{type(e).__name__}: {str(e)[:1000]}"}
-        rows.append(row)
-        if progress:
-            print(f"  {name}: " + (f"cold {row['cold']['wall']:.2f} s, cached {row['cached']['wall']:.3f} s"
-                                     if "cold" in row else row["error"][:200]), file=progress, flush=True)
+    cases = [(SMALL_MODULE, lambda quick: workloads.Built(small_module(), []))] + [
+        (w.name, w.make) for w in selected]
+    with measure.Progress(len(cases), "compile time", progress) as bar:
+        for name, make in bar.items(cases, lambda case: case[0]):
+            built = make(quick)
+            try:
+                row = {"name": name, **compile_times(built.source)}
+                if name == SMALL_MODULE:  # the interleaved medians, steadier than one sample
+                    row["iree"] = {**row["iree"], "wall": isolation["isolated"]}
+                    row["iree_in_process"] = {**row["iree_in_process"], "wall": isolation["in_process"]}
+            except Exception as e:  # noqa: BLE001 - report and go on
+                row = {"name": name, "error": f"{type(e).__name__}: {str(e)[:1000]}"}
+            rows.append(row)
+            if "cold" in row:
+                bar.note(f"  {name}: cold {row['cold']['wall']:.2f} s, cached {row['cached']['wall']:.3f} s")
+            else:
+                bar.note(f"  {name}: {row['error'][:200]}")
     ok = [r for r in rows if "error" not in r and r["name"] != SMALL_MODULE]
     summary = {"isolation_overhead_seconds": isolation["overhead"],
                "isolation_overhead_share": sum(r["iree"]["wall"] - r["iree_in_process"]["wall"] for r in ok)

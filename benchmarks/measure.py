@@ -8,6 +8,8 @@
   and raw, with inputs already on the device (IREE's own Python API).
 - :class:`Xla` compiles the *same* StableHLO module with XLA CPU (through jax, via the
   test oracle, the one place that touches jax's private API) and calls it the same two ways.
+- :class:`Progress` shows a long loop's progress: a ``tqdm`` bar on a terminal
+  (:func:`progress_bar_enabled`), plain lines otherwise, so that logs stay clean.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from __future__ import annotations
 import math
 import os
 import statistics
+import sys
 import time
-from typing import Callable, Sequence
+from typing import IO, Callable, Iterable, Iterator, Sequence, TypeVar
 
 os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "1")
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
@@ -24,11 +27,80 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import numpy as np  # noqa: E402
 
 __all__ = ["call_with", "interleave", "median", "geomean", "Ours", "Xla", "compare", "machine_info",
-           "save_json", "EXTRA_FLAGS"]
+           "save_json", "EXTRA_FLAGS", "PROGRESS_BAR", "progress_bar_enabled", "Progress"]
 
 # IREE flags added to every hlo-mlir compile of a benchmark run (``--iree-flag``), to
 # measure a proposed change of the defaults; recorded in the results.
 EXTRA_FLAGS: list[str] = []
+
+# Whether long loops draw a progress bar: None when their stream is a terminal, False
+# never (``python -m benchmarks --no-progress``), True always.
+PROGRESS_BAR: bool | None = None
+
+T = TypeVar("T")
+
+
+def progress_bar_enabled(stream: IO[str] | None, requested: bool | None = None) -> bool:
+    """Whether a loop reporting to ``stream`` draws a progress bar there: as ``requested``
+    when that is True or False; else only when ``stream`` is a terminal (a log file, a
+    pipe or CI's captured output gets plain lines)."""
+    if stream is None:
+        return False
+    if requested is not None:
+        return requested
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False
+
+
+class Progress:
+    """A loop's progress on ``stream`` (None: silent). With a bar (:func:`progress_bar_enabled`
+    with :data:`PROGRESS_BAR`): a ``tqdm`` bar counting ``total`` items, the current item's
+    name beside it, notes printed above it. Without: notes and statuses as plain lines.
+
+        with Progress(len(workloads), "suite", sys.stderr) as progress:
+            for w in progress.items(workloads, lambda w: w.name):
+                ...
+                progress.note(f"  {w.name}: 1.2 s")
+    """
+
+    def __init__(self, total: int, desc: str, stream: IO[str] | None = sys.stderr,
+                 requested: bool | None = None):
+        self.stream = stream
+        self.bar = None
+        if progress_bar_enabled(stream, PROGRESS_BAR if requested is None else requested):
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, desc=desc, file=stream, unit="workload", dynamic_ncols=True)
+
+    def __enter__(self) -> "Progress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+    def items(self, items: Iterable[T], name: Callable[[T], str] = str) -> Iterator[T]:
+        """Each item of ``items``; the bar shows its name while it runs and counts it after."""
+        for item in items:
+            if self.bar is not None:
+                self.bar.set_postfix_str(name(item))
+            yield item
+            if self.bar is not None:
+                self.bar.update()
+
+    def note(self, text: str) -> None:
+        """A result line: above the bar, or a plain line."""
+        if self.bar is not None:
+            self.bar.write(text, file=self.stream)
+        elif self.stream is not None:
+            print(text, file=self.stream, flush=True)
+
+    def status(self, text: str) -> None:
+        """What is starting: a plain line without a bar (the bar shows the item's name)."""
+        if self.bar is None and self.stream is not None:
+            print(text, file=self.stream, flush=True)
 
 
 def call_with(fn: Callable, args: Sequence) -> Callable[[], object]:

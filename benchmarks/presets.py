@@ -123,9 +123,10 @@ def run_presets(names=(), presets=DEFAULT_PRESETS, quick: bool = False, rounds: 
     if unknown:
         raise SystemExit(f"unknown workload(s) {unknown}")
     rows, start = [], time.perf_counter()
-    for i, w in enumerate(chosen, 1):
-        print(f"[{i}/{len(chosen)}] {w.name}", file=progress, flush=True)
-        rows.append(run_workload(w, list(presets), quick, rounds, min_time, budget))
+    with measure.Progress(len(chosen), "presets", progress) as bar:
+        for i, w in enumerate(bar.items(chosen, lambda w: w.name), 1):
+            bar.status(f"[{i}/{len(chosen)}] {w.name}")
+            rows.append(run_workload(w, list(presets), quick, rounds, min_time, budget))
     summary = {p: geomean([r["ratios"].get(p) for r in rows]) for p in presets}
     return {"presets": list(presets), "workloads": rows, "geomean_ratio": summary,
             "quick": quick, "seconds": time.perf_counter() - start, "machine": measure.machine_info()}

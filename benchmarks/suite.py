@@ -245,14 +245,14 @@ def run_suite(names=None, quick: bool = False, rounds: int = 5, min_time: float 
                             "extra_flags": list(measure.EXTRA_FLAGS)}}
     results["peaks"] = measure_peaks(quick, rounds, min_time)
     results["workloads"] = []
-    for w in selected:
-        t0 = time.perf_counter()
-        rec = run_workload(w, quick, rounds, min_time, drivers, budget)
-        rec["wall_seconds"] = time.perf_counter() - t0
-        results["workloads"].append(rec)
-        if progress:
+    with measure.Progress(len(selected), "runtime suite", progress) as bar:
+        for w in bar.items(selected, lambda w: w.name):
+            t0 = time.perf_counter()
+            rec = run_workload(w, quick, rounds, min_time, drivers, budget)
+            rec["wall_seconds"] = time.perf_counter() - t0
+            results["workloads"].append(rec)
             outcome = f"ratio {rec['ratio_api']:.2f}" if "ratio_api" in rec else rec.get("error", "")[:200]
-            print(f"  {w.name}: {rec['wall_seconds']:.1f} s, {outcome}", file=progress, flush=True)
+            bar.note(f"  {w.name}: {rec['wall_seconds']:.1f} s, {outcome}")
     apply_peaks(results)
     results["summary"] = summarize(results)
     results["wall_seconds"] = time.perf_counter() - start

@@ -61,10 +61,12 @@ def ScalarLike(prototype: XlaOp, value) -> XlaOp:
 
 
 def Zero(builder: XlaBuilder, element_type) -> XlaOp:
+    """The scalar 0 of ``element_type`` (XLA's ``Zero``)."""
     return Constant(builder, 0, element_type)
 
 
 def One(builder: XlaBuilder, element_type) -> XlaOp:
+    """The scalar 1 of ``element_type`` (XLA's ``One``)."""
     return Constant(builder, 1, element_type)
 
 

@@ -2,7 +2,8 @@
 
 ``from hlo_mlir import *`` gives XLA's names: the builder (``XlaBuilder``, ``Parameter``,
 ...), the op functions (``Add``, ``Reduce``, ...; they live in the ``dialect_ops`` family
-modules), ``Shape``, ``HloModule``, ``compile``, ``runtime`` and the error types.
+modules), ``Shape``, ``HloModule``, ``compile``, ``runtime``, ``from_jax`` and ``jit`` (JAX
+functions compiled by hlo-mlir: hlo_mlir/jax_interop.py) and the error types.
 
 Names load on first use (PEP 562 ``__getattr__``), so ``import hlo_mlir.runtime`` and the
 command-line tools start without the MLIR compiler bindings, and a deployment with only
@@ -31,6 +32,8 @@ _DEFINED_IN = {
     "Parameter": "hlo_mlir.builder",
     "HloModule": "hlo_mlir.module",
     "compile": "hlo_mlir.compiler",
+    "from_jax": "hlo_mlir.jax_interop",
+    "jit": "hlo_mlir.jax_interop",
 }
 
 

@@ -21,6 +21,7 @@ then a crash of IREE ends the process). ``timeout=`` or ``HLO_MLIR_COMPILE_TIMEO
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import shlex
@@ -34,6 +35,7 @@ from iree.compiler.tools import binaries
 from hlo_mlir import cache as _cache
 from hlo_mlir import compile_worker as _worker
 from hlo_mlir import context as _context
+from hlo_mlir import timing
 from hlo_mlir.artifacts import FunctionSignature
 from hlo_mlir.context import as_module
 from hlo_mlir.errors import CompileError, InvalidArgumentError
@@ -41,11 +43,11 @@ from hlo_mlir.ir_access import function_type, functions, is_public, symbol_name,
 from hlo_mlir.shape import Shape
 from hlo_mlir.targets import TARGETS, crash_lines, target_flags
 from pipelines.analyses.libm_flags import required_flags
-from pipelines.pipeline import run_pipeline
+from pipelines.pipeline import PipelineResult, run_pipeline
 from pipelines.presets import target_preset
 
-__all__ = ["compile", "prepare", "full_flags", "TARGETS", "target_flags", "as_module", "save_reproducer",
-           "function_signatures"]
+__all__ = ["compile", "prepare", "run_passes", "full_flags", "TARGETS", "target_flags", "as_module",
+           "save_reproducer", "function_signatures"]
 
 
 def _input_type(module: ir.Module) -> str:
@@ -140,7 +142,7 @@ def function_signatures(module: ir.Module) -> tuple[FunctionSignature, ...]:
 
 def compile(source, target: str = "llvm-cpu", *, flags: Sequence[str] = (), passes: str | None = None,
             legalize: bool = True, verify: bool = True, isolate: bool | None = None,
-            timeout: float | None = None) -> bytes:  # noqa: A001 - the natural name
+            timeout: float | None = None, verbose: bool = False) -> bytes:  # noqa: A001 - the natural name
     """Compiles ``source`` for ``target`` (llvm-cpu, vulkan-spirv, cuda); returns vmfb bytes.
 
     The module (a copy: ``source`` is never changed) goes through the pass pipeline
@@ -155,24 +157,41 @@ def compile(source, target: str = "llvm-cpu", *, flags: Sequence[str] = (), pass
     ``HLO_MLIR_COMPILE_ISOLATION=0`` turns it off): a crash of IREE, or a compile that
     runs past ``timeout`` seconds (default ``$HLO_MLIR_COMPILE_TIMEOUT``, else none),
     raises CompileError with a saved reproducer instead of ending this process.
+
+    ``verbose`` writes a line to stderr as each stage (parse, verification, each pass
+    pipeline, IREE) starts and ends, then MLIR's ``--mlir-timing`` report
+    (``hlo_mlir.timing``). Without it nothing is printed, except to a timer the caller
+    made active with ``timing.reporting()``, which collects these stages too.
     """
     defaults = target_flags(target, flags)  # a bad target or flag fails before any work
     isolate = _isolation_default() if isolate is None else isolate
     timeout = _timeout_default() if timeout is None else timeout
-    module = as_module(source)
-    passes = target_preset(target) if passes is None else passes
-    key = _cache.compile_key(_context.bytecode(module), target, defaults, passes, legalize)
+    with timing.reporting() if verbose else contextlib.nullcontext():
+        parsed = isinstance(source, (str, bytes, bytearray, memoryview))
+        with timing.stage("Parser" if parsed else "Copy input"):
+            module = as_module(source)
+        passes = target_preset(target) if passes is None else passes
+        with timing.stage("Cache key"):
+            key = _cache.compile_key(_context.bytecode(module), target, defaults, passes, legalize)
+        produced = False
 
-    def produce() -> bytes:
-        if isolate:
-            _worker.default_pool().prestart()  # its start-up overlaps our passes
-        if verify:
-            _verify(module)
-        prepare(module, target, passes, legalize)
-        return _compile_bytecode(_context.bytecode(module), target, full_flags(module, target, flags),
-                                 isolate=isolate, timeout=timeout)
+        def produce() -> bytes:
+            nonlocal produced
+            produced = True
+            if isolate:
+                _worker.default_pool().prestart()  # its start-up overlaps our passes
+            if verify:
+                with timing.stage("Verifier"):
+                    _verify(module)
+            prepare(module, target, passes, legalize)
+            with timing.stage(f"IREE compile ({target})"):
+                return _compile_bytecode(_context.bytecode(module), target, full_flags(module, target, flags),
+                                         isolate=isolate, timeout=timeout)
 
-    return _cache.cached(key, produce)  # the persistent compile cache (hlo_mlir.cache)
+        vmfb = _cache.cached(key, produce)  # the persistent compile cache (hlo_mlir.cache)
+        if not produced:
+            timing.note(f"served from the compile cache ({_cache.cache_dir()})")
+        return vmfb
 
 
 def _isolation_default() -> bool:
@@ -201,10 +220,24 @@ def prepare(module: ir.Module, target: str = "llvm-cpu", passes: str | None = No
     (program shape, driver)."""
     passes = target_preset(target) if passes is None else passes
     if passes:
-        run_pipeline(module, passes)
+        run_passes(module, passes)
     if legalize:
-        run_pipeline(module, "iree-legalize")
+        run_passes(module, "iree-legalize")
     _record_reflection(module, target)
+
+
+def run_passes(module: ir.Module, spec: str, **options) -> PipelineResult:
+    """``run_pipeline(module, spec, **options)`` as one timing stage (``'<spec>' Pipeline``, its
+    passes' times and the verifier's nested in it; ``hlo_mlir.timing``)."""
+    label = spec if len(spec) <= 48 else spec[:45] + "..."
+    with timing.stage(f"'{label}' Pipeline") as record:
+        result = run_pipeline(module, spec, **options)
+        if record is not None:
+            for name, seconds in result.timing().items():
+                record.add(name, seconds)
+            if result.verifier_seconds:
+                record.add("(verifier)", result.verifier_seconds)
+    return result
 
 
 def full_flags(module: ir.Module, target: str, flags: Sequence[str] = ()) -> list[str]:

@@ -2,12 +2,19 @@
 :class:`HloMlirError`, so callers can catch one type.
 
 Builder errors carry the user's ``file:line`` (the op call that was wrong) and
-read ``"<Op> requires <condition>; got <actual values>."``.
+read ``"<Op> requires <condition>; got <actual values>."``. A name that is not one of
+the valid ones (a pass, preset, target, driver, element type, flag) ends the message
+with :func:`did_you_mean`'s suggestion in place of the period:
+``f"...; got {word!r}{did_you_mean(word, choices) or '.'}"``.
 """
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable, Mapping
+
 __all__ = [
+    "did_you_mean",
     "HloMlirError",
     "ShapeError",
     "DTypeError",
@@ -18,6 +25,28 @@ __all__ = [
     "RuntimeCallError",
     "CallArgumentError",
 ]
+
+
+def did_you_mean(word: str, choices: Iterable[str], aliases: Mapping[str, str] | None = None) -> str:
+    """``"; did you mean 'x'?"`` naming the choice closest to ``word``, or ``""`` when none
+    is close (difflib's ratio below 0.6), ``word`` is a choice itself or not a string.
+
+    Case and ``_`` against ``-`` do not count (``llvm_cpu`` suggests ``llvm-cpu``).
+    ``aliases`` maps other spellings to the choice each stands for: they are matched too,
+    and suggest their choice (numpy's ``float32`` suggests XLA's ``f32``).
+    """
+    choices = list(choices)
+    if not isinstance(word, str) or word in choices:
+        return ""
+    by_fold: dict[str, str] = {}
+    for spelling, choice in [*((c, c) for c in choices), *(aliases or {}).items()]:
+        by_fold.setdefault(_fold(spelling), choice)
+    close = difflib.get_close_matches(_fold(word), by_fold, n=1)
+    return f"; did you mean {by_fold[close[0]]!r}?" if close else ""
+
+
+def _fold(name: str) -> str:
+    return name.lower().replace("_", "-")
 
 
 class HloMlirError(Exception):

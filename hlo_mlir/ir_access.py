@@ -46,7 +46,7 @@ __all__ = [  # functions; types; builtin attributes; StableHLO attributes
     "rng_distribution", "transpose_a", "DotDimensions", "dot_dimension_numbers", "GatherDimensions",
     "gather_dimension_numbers", "ScatterDimensions", "scatter_dimension_numbers", "ConvDimensions",
     "convolution_dimension_numbers", "ChannelHandleAttr", "channel_handle", "replica_groups",
-    "source_target_pairs", "complex_constant_values",
+    "source_target_pairs", "complex_constant_values", "SourceLocation", "source_location",
 ]
 
 
@@ -161,6 +161,34 @@ def _bound_list(text: str) -> list[int | None] | None:
     if any(item != "?" and not item.isdigit() for item in items):
         return None
     return [None if item == "?" else int(item) for item in items]
+
+
+# --- locations --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SourceLocation:
+    """A ``file:line:column`` an op or value was created at (``str``: ``file:line``)."""
+
+    filename: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.filename}:{self.line}"
+
+
+def source_location(loc: ir.Location | None) -> SourceLocation | None:
+    """The first file position ``loc`` holds: a file location itself, a name location's
+    child (``loc("x"("m.py":3:1))``), a call site's callee, then its caller (JAX's
+    ``callsite(... at ...)``), a fused location's parts in order; None for unknown ones."""
+    if isinstance(loc, ir.FileLineColLoc):
+        return SourceLocation(loc.filename, loc.start_line, loc.start_col)
+    if isinstance(loc, ir.NameLoc):
+        return source_location(loc.child_loc)
+    if isinstance(loc, ir.CallSiteLoc):
+        return source_location(loc.callee) or source_location(loc.caller)
+    if isinstance(loc, ir.FusedLoc):
+        return next((s for s in map(source_location, loc.locations) if s is not None), None)
+    return None
 
 
 # --- builtin attributes -------------------------------------------------------------------------------

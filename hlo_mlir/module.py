@@ -20,6 +20,7 @@ from hlo_mlir import call_graph, ir_access, names
 from hlo_mlir import context as _context
 from hlo_mlir.context import as_module
 from hlo_mlir.errors import InvalidArgumentError, ParseError
+from hlo_mlir.graph import GraphMixin
 from hlo_mlir.schedule import ScheduleMixin
 from hlo_mlir.shape import ProgramShape, Shape
 from hlo_mlir.views import HloComputation, HloInstruction
@@ -28,11 +29,12 @@ __all__ = ["XlaComputation", "HloModule", "HloComputation", "HloInstruction"]
 
 
 # --- the built computation --------------------------------------------------------------------
-class XlaComputation:
+class XlaComputation(GraphMixin):
     """A built, verified computation: an MLIR module whose public ``@main`` is the entry.
 
     Use ``str(c)`` or :meth:`as_text` for StableHLO text, :meth:`as_bytecode` for
-    MLIR bytecode and :meth:`get_hlo_module` for the module structure API.
+    MLIR bytecode, :meth:`get_hlo_module` for the module structure API and
+    :meth:`to_svg` (or ``to_dot``, ``to_html``, ``write_graph``) for a picture.
     """
 
     def __init__(self, module: ir.Module, program_shape: ProgramShape | None = None):
@@ -85,7 +87,7 @@ class XlaComputation:
 
 
 # --- the module -------------------------------------------------------------------------------
-class HloModule(ScheduleMixin):
+class HloModule(ScheduleMixin, GraphMixin):
     """A whole program (spec: HloModule): an entry computation plus embedded ones.
 
     Build one with :meth:`from_computation` (or ``XlaComputation.get_hlo_module()``)
@@ -100,7 +102,9 @@ class HloModule(ScheduleMixin):
     Instructions are operations, terminators excluded; each has a unique
     ``hlo.name``. The schedule gives, per function computation, the order of its
     own instructions and lives in the module's ``hlo.schedule`` attribute (its
-    methods come from ``ScheduleMixin``, hlo_mlir/schedule.py).
+    methods come from ``ScheduleMixin``, hlo_mlir/schedule.py). :meth:`to_svg`,
+    ``to_dot``, ``to_html`` and ``write_graph`` draw the module (``GraphMixin``,
+    hlo_mlir/graph.py).
     """
 
     def __init__(self, module: ir.Module):

@@ -33,7 +33,7 @@ from iree.runtime.function import FunctionInvoker as _FunctionInvoker
 
 from hlo_mlir import artifacts
 from hlo_mlir import types as _types
-from hlo_mlir.errors import CallArgumentError, RuntimeCallError
+from hlo_mlir.errors import CallArgumentError, RuntimeCallError, did_you_mean
 from hlo_mlir.shape import Shape
 
 __all__ = ["load", "LoadedModule", "Function", "DRIVERS", "fits"]
@@ -239,9 +239,11 @@ class LoadedModule:
 
     def __init__(self, vmfb: bytes, driver: str | None, allocator: str | None = None):
         if driver is not None and driver not in DRIVERS:
-            raise RuntimeCallError(f"load requires a driver in {list(DRIVERS)} or None; got {driver!r}.")
+            raise RuntimeCallError(f"load requires a driver in {list(DRIVERS)} or None; got {driver!r}"
+                                   f"{did_you_mean(driver, DRIVERS) or '.'}")
         if allocator is not None and allocator not in ALLOCATORS:
-            raise RuntimeCallError(f"load requires an allocator in {list(ALLOCATORS)}; got {allocator!r}.")
+            raise RuntimeCallError(f"load requires an allocator in {list(ALLOCATORS)}; got {allocator!r}"
+                                   f"{did_you_mean(allocator, ALLOCATORS) or '.'}")
         self.driver = driver
         self._lost: str | None = None  # why the module can no longer run, once its device is lost
         # the deployment manifest, when loaded from a path that has one

@@ -265,8 +265,8 @@ class _ShapeParser:
         try:
             element_type = PrimitiveType(name)  # XLA's names only, not numpy's ("float")
         except ValueError:
-            raise InvalidArgumentError(
-                f"Shape.parse: unknown element type {name!r} in {self.text!r}.") from None
+            raise InvalidArgumentError(f"Shape.parse: unknown element type {name!r} in {self.text!r}"
+                                       f"{_types.did_you_mean_type(name) or '.'}") from None
         dims, dyn = [], []
         for d in filter(None, (x.strip() for x in dims_text.split(","))):
             dyn.append(d.startswith("<="))

@@ -16,7 +16,7 @@ import subprocess
 from typing import Sequence
 
 from hlo_mlir import compile_worker as _worker
-from hlo_mlir.errors import CompileError
+from hlo_mlir.errors import CompileError, did_you_mean
 
 __all__ = ["TARGETS", "target_flags", "crash_lines"]
 
@@ -102,7 +102,8 @@ def target_flags(target: str, extra_flags: Sequence[str] = ()) -> list[str]:
     in a child process and rejected with a CompileError instead of a crash.
     """
     if target not in TARGETS:
-        raise CompileError(f"compile requires a target in {sorted(TARGETS)}; got {target!r}.", target)
+        raise CompileError(f"compile requires a target in {sorted(TARGETS)}; got {target!r}"
+                           f"{did_you_mean(target, TARGETS) or '.'}", target)
     flags = TARGETS[target] + _COMMON
     for flag in extra_flags:
         if not isinstance(flag, str) or not flag.startswith("--"):

@@ -8,13 +8,14 @@ StableHLO spells signed integers as signless (``i32``) and unsigned ones as
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 
 import ml_dtypes
 import numpy as np
 
-from hlo_mlir.errors import DTypeError
+from hlo_mlir.errors import DTypeError, did_you_mean
 
-__all__ = ["PrimitiveType", "dtype_of", "from_dtype", "mlir_name", "from_mlir_name"]
+__all__ = ["PrimitiveType", "dtype_of", "from_dtype", "mlir_name", "from_mlir_name", "did_you_mean_type"]
 
 
 class PrimitiveType(enum.Enum):
@@ -135,6 +136,27 @@ _BY_DTYPE = {dt: t for t, (_, dt, _) in _TABLE.items()}
 _BY_NAME = {t.value: t for t in PrimitiveType}
 
 
+def _aliases(spell: Callable[[PrimitiveType], str]) -> dict[str, str]:
+    """Every name people give an element type (numpy's, MLIR's, XLA's) mapped to
+    ``spell(type)``: the suggestion for each (did-you-mean)."""
+    names = {dtype.name: t for t, (_, dtype, _) in _TABLE.items()}
+    names.update(_BY_MLIR)
+    names.update({t.value: t for t in _TABLE})
+    return {name: spell(t) for name, t in names.items()}
+
+
+_XLA_ALIASES = _aliases(lambda t: t.value)
+_MLIR_ALIASES = _aliases(lambda t: _TABLE[t][0])
+
+
+def did_you_mean_type(word: str, *, mlir: bool = False) -> str:
+    """:func:`~hlo_mlir.errors.did_you_mean` for an element-type name: the closest type by
+    any of its names, spelled as XLA does (``float32`` -> ``f32``) or, with ``mlir``, as
+    MLIR does (``s32`` -> ``i32``)."""
+    aliases = _MLIR_ALIASES if mlir else _XLA_ALIASES
+    return did_you_mean(word, set(aliases.values()), aliases)
+
+
 def mlir_name(t: PrimitiveType) -> str:
     """The MLIR element-type spelling of ``t`` (``F32`` -> ``"f32"``)."""
     try:
@@ -148,7 +170,8 @@ def from_mlir_name(spelling: str) -> PrimitiveType:
     try:
         return _BY_MLIR[spelling]
     except KeyError:
-        raise DTypeError(f"MLIR element type {spelling!r} has no XLA primitive type.") from None
+        raise DTypeError(f"MLIR element type {spelling!r} has no XLA primitive type"
+                         f"{did_you_mean_type(spelling, mlir=True) or '.'}") from None
 
 
 def dtype_of(t: PrimitiveType) -> np.dtype:
@@ -166,6 +189,11 @@ def from_dtype(dtype) -> PrimitiveType:
     if isinstance(dtype, str) and dtype.lower() in _BY_NAME:
         return _BY_NAME[dtype.lower()]
     try:
-        return _BY_DTYPE[np.dtype(dtype)]
-    except (KeyError, TypeError):
+        np_dtype = np.dtype(dtype)
+    except TypeError:  # no dtype at all: perhaps a misspelt one
+        raise DTypeError(f"dtype {dtype!r} has no XLA primitive type"
+                         f"{did_you_mean_type(dtype) or '.'}") from None
+    try:
+        return _BY_DTYPE[np_dtype]
+    except KeyError:
         raise DTypeError(f"dtype {dtype!r} has no XLA primitive type.") from None

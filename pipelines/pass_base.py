@@ -27,7 +27,7 @@ from typing import Any, Callable, ClassVar, Sequence
 from iree.compiler import ir, passmanager, rewrite
 
 from hlo_mlir.context import diagnostics_to_errors
-from hlo_mlir.errors import HloMlirError, InvalidArgumentError
+from hlo_mlir.errors import HloMlirError, InvalidArgumentError, did_you_mean
 from pipelines.matchers import ops_where
 
 __all__ = [
@@ -117,7 +117,8 @@ class Pass:
             if key not in known:
                 valid = ", ".join(sorted(known)) or "none"
                 raise InvalidArgumentError(
-                    f"pass '{cls.name}' has no option '{key}'; valid options: {valid}."
+                    f"pass '{cls.name}' has no option '{key}'; valid options: {valid}"
+                    f"{did_you_mean(key, sorted(known)) or '.'}"
                 )
             opt = known[key]
             kwargs[opt.field] = _convert_option(cls.name, opt, text)

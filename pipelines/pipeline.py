@@ -35,7 +35,7 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import IO, Callable, Protocol
+from typing import IO, Callable, Collection, Protocol
 
 from iree.compiler import ir
 
@@ -166,6 +166,9 @@ def run_pipeline(
     statistics: bool = False,
     semantics_checker: Callable[[ir.Module], SemanticsCheck] | None = None,
     print_debuginfo: bool = False,
+    print_ir_before: Collection[str] = (),
+    print_ir_after: Collection[str] = (),
+    before_pass: Callable[[str], None] | None = None,
     out: IO[str] | None = None,
 ) -> PipelineResult:
     """Runs pipeline ``spec`` on ``module`` in place.
@@ -174,6 +177,11 @@ def run_pipeline(
     results under ``semantics_checker``), PassVerificationError when a pass leaves invalid IR
     (or, with ``verify_hlo``, IR that breaks an invariant of ``hlo-verifier``).
     Timing and statistics reports are written to ``out`` (default stderr) at the end.
+    IR dumps too: before every pass (``print_ir_before_all``) or the passes named in
+    ``print_ir_before``, after every pass or those in ``print_ir_after``; with
+    ``print_ir_after_change`` only after a pass that changed the module (alone: after every
+    pass that did), as mlir-opt's ``--mlir-print-ir-*`` flags. ``before_pass(name)`` is
+    called just before each pass runs (hlo-opt's ``--dump-graph-dir``).
     """
     nodes = parse_pipeline(spec)
     runner = _Runner(
@@ -187,6 +195,8 @@ def run_pipeline(
         out if out is not None else sys.stderr,
     )
     runner.verify_hlo = verify_hlo
+    runner.before_names, runner.after_names = frozenset(print_ir_before), frozenset(print_ir_after)
+    runner.before_pass = before_pass
     if verify_each:
         runner.verify(None)
     if verify_hlo:
@@ -208,6 +218,9 @@ class _Runner:
         self.debuginfo, self.out = debuginfo, out
         self.result = PipelineResult()
         self.verify_hlo = False
+        self.before_names: frozenset[str] = frozenset()  # passes to print the IR before/after
+        self.after_names: frozenset[str] = frozenset()
+        self.before_pass: Callable[[str], None] | None = None
         self.semantics = None
         self._census: frozenset[str] | None = None
         if semantics_checker is not None:
@@ -241,9 +254,16 @@ class _Runner:
         self.out.write(self.module.operation.get_asm(enable_debug_info=self.debuginfo))
         self.out.write("\n")
 
+    def dump_after(self, name: str, changed: bool) -> None:
+        wanted = self.after_all or name in self.after_names or (self.after_change and not self.after_names)
+        if wanted and (changed or not self.after_change):
+            self.dump("After", name)
+
     def run_pass(self, node: PassNode) -> bool:
         p = node.instance
-        if self.before_all:
+        if self.before_pass is not None:
+            self.before_pass(node.name)
+        if self.before_all or node.name in self.before_names:
             self.dump("Before", node.name)
         p.statistics.clear()
         start = time.perf_counter()
@@ -251,8 +271,7 @@ class _Runner:
         if relevant is not None and relevant.isdisjoint(self.census()):
             # Nothing for the pass to act on: skipped, as if it ran and changed nothing.
             self.result.runs.append(PassRun(node.name, False, time.perf_counter() - start, Counter()))
-            if self.after_all:
-                self.dump("After", node.name)
+            self.dump_after(node.name, False)
             return False
         try:
             with self.module.context:
@@ -267,8 +286,7 @@ class _Runner:
         self.result.runs.append(PassRun(node.name, changed, seconds, Counter(p.statistics)))
         if changed:
             self._census = None
-        if self.after_all or (self.after_change and changed):
-            self.dump("After", node.name)
+        self.dump_after(node.name, changed)
         if self.verify_each and changed:  # an unchanged module was verified already
             self.verify(node.name)
         if self.verify_hlo and changed:

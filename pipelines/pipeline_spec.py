@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Union
 
-from hlo_mlir.errors import InvalidArgumentError
+from hlo_mlir.errors import InvalidArgumentError, did_you_mean
 from pipelines import registry
 from pipelines.pass_base import Pass
 from pipelines.presets import PRESETS
@@ -110,10 +110,9 @@ class _Parser:
             return _Parser(PRESETS[name].spec, self.depth + 1).pipeline()
         try:
             cls = registry.get(name)
-        except InvalidArgumentError as e:
+        except InvalidArgumentError:
             raise self.error(
-                f"{e.message[:-1]}; presets: {', '.join(PRESETS)}; "
-                f"group: fixed-point{{max-iterations=N}}(...)."
+                registry.unknown_pass_message(name, {"presets": list(PRESETS), "group": ["fixed-point"]})
             ) from None
         try:
             return [PassNode(cls.name, cls.from_options(options))]  # an alias runs as its pass
@@ -124,7 +123,8 @@ class _Parser:
         limit = FIXED_POINT_DEFAULT_ITERATIONS
         for key, value in options.items():
             if key != "max-iterations":
-                raise self.error(f"fixed-point has no option '{key}'; valid options: max-iterations.")
+                raise self.error(f"fixed-point has no option '{key}'; valid options: max-iterations"
+                                 f"{did_you_mean(key, ['max-iterations']) or '.'}")
             try:
                 limit = int(value, 0)
             except ValueError:

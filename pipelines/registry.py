@@ -22,11 +22,13 @@ import importlib
 import pkgutil
 import re
 import threading
+from collections.abc import Mapping, Sequence
+from itertools import chain
 
-from hlo_mlir.errors import InvalidArgumentError
+from hlo_mlir.errors import InvalidArgumentError, did_you_mean
 from pipelines.pass_base import Pass
 
-__all__ = ["register", "get", "all_passes", "aliases", "unregister", "KINDS"]
+__all__ = ["register", "get", "all_passes", "aliases", "unregister", "unknown_pass_message", "KINDS"]
 
 _PASSES: dict[str, type[Pass]] = {}
 _ALIASES: dict[str, str] = {}  # alias -> the name of its pass
@@ -148,10 +150,16 @@ def get(name: str) -> type[Pass]:
     try:
         return _PASSES[_ALIASES.get(name, name)]
     except KeyError:
-        also = f"; aliases: {', '.join(sorted(_ALIASES))}" if _ALIASES else ""
-        raise InvalidArgumentError(
-            f"unknown pass '{name}'; valid passes: {', '.join(sorted(_PASSES))}{also}."
-        ) from None
+        raise InvalidArgumentError(unknown_pass_message(name)) from None
+
+
+def unknown_pass_message(name: str, also: Mapping[str, Sequence[str]] | None = None) -> str:
+    """The error for an unknown pass ``name``: the valid passes and aliases, the names in
+    ``also`` (a heading -> names, e.g. a pipeline spec's presets) and the closest of them all."""
+    _load()
+    valid = {"valid passes": sorted(_PASSES), "aliases": sorted(_ALIASES), **(also or {})}
+    lists = "; ".join(f"{heading}: {', '.join(names)}" for heading, names in valid.items() if names)
+    return f"unknown pass '{name}'; {lists}{did_you_mean(name, chain(*valid.values())) or '.'}"
 
 
 def all_passes() -> dict[str, type[Pass]]:

@@ -31,9 +31,12 @@ import importlib.util
 import os
 import re
 import sys
+from importlib.machinery import SourceFileLoader
 from typing import Callable, Sequence
 
-from hlo_mlir.tools import EXIT_CODES_HELP, ExitCode
+from hlo_mlir.tools import EXIT_CODES_HELP, ExitCode, ToolParser, exit_codes_help
+from hlo_mlir.tools.hlo_opt import add_pipeline_flags, pipeline_options
+from hlo_mlir.tools.input_kind import HEAD_BYTES, InputKind, sniff, wrong_kind
 from hlo_mlir.tools.isolation import Phase, ToolError, enter_phase, report, run_isolated, run_reporting
 
 __all__ = ["ExitCode", "EXIT_CODES_HELP", "ToolError", "parse_args", "main", "load_source", "run_isolated",
@@ -42,11 +45,23 @@ __all__ = ["ExitCode", "EXIT_CODES_HELP", "ToolError", "parse_args", "main", "lo
 
 TARGETS = ("llvm-cpu", "vulkan-spirv", "cuda")
 
+_DESCRIPTION = ("Compiles StableHLO (MLIR text or bytecode, or a Python builder) to an IREE .vmfb and its "
+                "manifest.")
+_EPILOG = """\
+input: an MLIR file, text or bytecode ('-' reads stdin and needs -o), or a Python file whose
+function --entry (default build) returns the module; a file of another kind (a vmfb, a .npy
+array) is refused with one line naming the tool that takes it.
+output: <output>.vmfb and <output>.vmfb.manifest.json (signatures, target, full IREE flags,
+versions, SHA-256; docs/deployment.md), written together and only on success.
+isolation: the IREE compiler runs in a child process (--no-isolate: in this one), so a
+compiler crash is exit code 5 and --timeout bounds a compile.
+
+""" + exit_codes_help("hlo-compile")
+
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="hlo-compile", description=__doc__.split("\n\n")[0].split(": ", 1)[1],
-        epilog=EXIT_CODES_HELP + "\n\nmanifest: written to <output>.manifest.json (see docs/deployment.md)",
+    p = ToolParser(
+        prog="hlo-compile", description=_DESCRIPTION, epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="a .mlir file (text or bytecode; '-': stdin) or a .py file with a builder")
     p.add_argument("-o", "--output", help="output .vmfb (default: the input's name with .vmfb)")
@@ -64,7 +79,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-isolate", dest="isolate", action="store_false", help="compile in this process")
     p.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
                    help="with --isolate: stop a compile that takes longer than this")
-    p.add_argument("-v", "--verbose", action="store_true", help="print what was written")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="report each stage (parse, each pass pipeline, IREE, output) on stderr as it runs, "
+                        "with its time, then the --mlir-timing report; print what was written")
+    p.add_argument("--mlir-timing", action="store_true",
+                   help="at the end, the time of each stage and pass in MLIR's timing report (stderr)")
+    add_pipeline_flags(p, timing=False)  # --mlir-timing above times every stage, not only passes
     return p
 
 
@@ -111,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         first = "build" if args.input.endswith(".py") else "compile"
         return run_isolated("hlo-compile", "hlo_mlir.tools.hlo_compile", argv, args.timeout, phases, first,
                             cleanup=out and _temp_pattern(out))
-    return run_reporting("hlo-compile", lambda: _compile_to_file(args))
+    return run_reporting("hlo-compile", lambda: _compile_timed(args))
 
 
 # --- the work ----------------------------------------------------------------------------------
@@ -121,9 +141,20 @@ def _default_output(path: str) -> str | None:
     return os.path.splitext(path)[0] + ".vmfb"
 
 
+def _compile_timed(args: argparse.Namespace) -> int:
+    """``_compile_to_file``, its stages timed (``hlo_mlir.timing``): with -v reported on
+    stderr as they run, with -v or --mlir-timing in MLIR's timing report at the end."""
+    if not (args.verbose or args.mlir_timing):
+        return _compile_to_file(args)
+    from hlo_mlir import compiler, timing  # noqa: F401 - imported before the clock starts
+
+    with timing.reporting(prefix="hlo-compile", progress=args.verbose):
+        return _compile_to_file(args)
+
+
 def _compile_to_file(args: argparse.Namespace) -> int:
-    from hlo_mlir import artifacts, compiler
-    from hlo_mlir.errors import CompileError, HloMlirError, VerificationError
+    from hlo_mlir import artifacts, compiler, timing
+    from hlo_mlir.errors import CompileError, HloMlirError, InvalidArgumentError, VerificationError
 
     if args.output == "":
         raise ToolError("-o/--output requires a file name; got an empty one.", ExitCode.USAGE)
@@ -133,14 +164,19 @@ def _compile_to_file(args: argparse.Namespace) -> int:
     check_writable(output)
     if not args.no_manifest:
         check_writable(artifacts.manifest_path(output))
-    module = load_source(args.input, args.entry)
+    try:
+        options = pipeline_options(args)  # --mlir-print-ir-* names checked before the work
+    except InvalidArgumentError as e:
+        raise ToolError(str(e), ExitCode.USAGE) from None
+    with timing.stage("Build script" if args.input.endswith(".py") else "Parser"):
+        module = load_source(args.input, args.entry)
     require_functions(module, args.input)
     if args.passes is None:
         from pipelines.presets import target_preset
 
         args.passes = target_preset(args.target)
     if args.passes:
-        _run_passes(module, args.passes, args.input)
+        _run_passes(module, args.passes, args.input, options)
     flags = list(args.iree_flags)
     try:
         full_flags = compiler.full_flags(module, args.target, flags)
@@ -163,7 +199,8 @@ def _compile_to_file(args: argparse.Namespace) -> int:
         manifest = artifacts.make_manifest(vmfb, output, target=args.target, flags=full_flags,
                                            functions=compiler.function_signatures(module), source=source)
     try:
-        artifacts.save(output, vmfb, manifest)  # both files or neither
+        with timing.stage("Output"):
+            artifacts.save(output, vmfb, manifest)  # both files or neither
     except OSError as e:
         raise ToolError(f"could not write {e.filename or output!r}: {e.strerror}; no output written.",
                         ExitCode.INPUT) from None
@@ -199,29 +236,34 @@ def _rename_source(message: str, path: str) -> str:
     return message.replace('"-":', f"{path}:") if path != "-" else message
 
 
-def load_source(path: str, entry: str = "build"):
-    """An ``ir.Module`` from an ``.mlir`` file (text or bytecode, ``-`` for stdin) or from
-    a Python file's builder function ``entry``. Raises ToolError (exit code 3)."""
+def load_source(path: str, entry: str = "build", tool: str = "hlo-compile"):
+    """An ``ir.Module`` from an MLIR file (text or bytecode, ``-`` for stdin) or from a
+    Python file's builder function ``entry``. Raises ToolError (exit code 3), also for a
+    file of a kind ``tool`` does not read (``input_kind``: one line naming the tool that does)."""
     from hlo_mlir import compiler
     from hlo_mlir.errors import HloMlirError
 
-    if path.endswith(".py"):
+    try:
+        if path == "-":
+            source = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                source = f.read()
+    except OSError as e:
+        raise ToolError(f"could not read {path!r}: {e.strerror}.", ExitCode.INPUT) from None
+    kind = sniff(source[:HEAD_BYTES], path)
+    message = wrong_kind(tool, path, kind, source[:HEAD_BYTES])
+    if message is None and kind is InputKind.PYTHON:
+        if path == "-":
+            raise ToolError("a Python build script requires a file name; got one on stdin.", ExitCode.USAGE)
         source = _call_entry(path, entry)
-    else:
+    elif message is None and kind is InputKind.MLIR_TEXT:
         try:
-            if path == "-":
-                source = sys.stdin.buffer.read()
-            else:
-                with open(path, "rb") as f:
-                    source = f.read()
-        except OSError as e:
-            raise ToolError(f"could not read {path!r}: {e.strerror}.", ExitCode.INPUT) from None
-        if not source.startswith(b"ML\xefR"):  # MLIR bytecode magic; else text
-            try:
-                source = source.decode("utf-8")
-            except UnicodeDecodeError:
-                raise ToolError(f"{path}: neither MLIR text (not UTF-8) nor MLIR bytecode.",
-                                ExitCode.INPUT) from None
+            source = source.decode("utf-8")
+        except UnicodeDecodeError as e:  # past the sniffed head
+            message = wrong_kind(tool, path, InputKind.UNKNOWN, source[: e.end])
+    if message is not None:
+        raise ToolError(message, ExitCode.INPUT)
     try:
         return compiler.as_module(source)
     except HloMlirError as e:
@@ -237,7 +279,8 @@ def _call_entry(path: str, entry: str):
     if not os.path.isfile(path):
         raise ToolError(f"could not read {path!r}: No such file or directory.", ExitCode.INPUT)
     name = "_hlo_compile_entry_" + os.path.splitext(os.path.basename(path))[0].replace("-", "_")
-    spec = importlib.util.spec_from_file_location(name, path)
+    # An explicit loader: a build script need not end in .py (input_kind knows it by content).
+    spec = importlib.util.spec_from_file_location(name, path, loader=SourceFileLoader(name, path))
     if spec is None or spec.loader is None:  # (not for a path to a regular file)
         raise ToolError(f"could not load {path!r} as Python.", ExitCode.INPUT)
     module = importlib.util.module_from_spec(spec)
@@ -272,16 +315,16 @@ def _call_entry(path: str, entry: str):
             sys.path.remove(folder)
 
 
-def _run_passes(module, spec: str, input_path: str) -> None:
+def _run_passes(module, spec: str, input_path: str, options: dict | None = None) -> None:
     from hlo_mlir.errors import HloMlirError, InvalidArgumentError, VerificationError
 
     try:
-        from pipelines.pipeline import run_pipeline
+        from hlo_mlir.compiler import run_passes  # run_pipeline as one timed stage
     except ImportError as e:
         raise ToolError(f"-p/--passes requires the pass pipelines (pipelines.pipeline): {e}",
                         ExitCode.USAGE) from None
     try:
-        run_pipeline(module, spec)
+        run_passes(module, spec, **(options or {}))
     except InvalidArgumentError as e:
         raise ToolError(str(e), ExitCode.USAGE) from None
     except VerificationError as e:

@@ -2,8 +2,17 @@
 
     hlo-opt input.mlir -p algsimp,cse,dce -o out.mlir
     hlo-opt - -p 'fixed-point{max-iterations=4}(algsimp,dce)' < in.mlir
+    hlo-opt in.mlirbc -p O2 --emit-bytecode -o out.mlirbc
+    hlo-opt in.mlir -p O2 --mlir-print-ir-after=algsimp --mlir-timing
     hlo-opt in.mlir --split-input-file --verify-diagnostics
     hlo-opt --list-passes
+
+The input is MLIR text or bytecode (``-``: stdin); a file of another kind (a vmfb, a
+Python build script, a ``.npy`` array) is refused with one line naming the tool that
+takes it (``hlo_mlir.tools.input_kind``). Flags are spelled as mlir-opt spells them
+(``--mlir-print-ir-after-all``, ``--mlir-timing``, ``--mlir-pass-statistics``, ...); the
+short forms hlo-opt had first (``--print-ir-after-all``, ``--timing``, ``--statistics``)
+stay as aliases. ``add_pipeline_flags`` and ``pipeline_options`` give hlo-compile the same.
 
 ``parse_args(argv)`` -> ``main(argv) -> int``; the output is written only on success.
 """
@@ -15,11 +24,18 @@ import re
 import sys
 from dataclasses import dataclass, field
 
-from hlo_mlir.tools import ExitCode
+from hlo_mlir.tools import ExitCode, ToolParser, exit_codes_help, usage_message
+from hlo_mlir.tools.graph_dumps import add_graph_flags, check_graph_flags, finish_graphs, module_dumps
+from hlo_mlir.tools.input_kind import HEAD_BYTES, InputKind, sniff, wrong_kind
+from hlo_mlir.tools.isolation import ToolError, run_reporting
 
-__all__ = ["main", "parse_args"]
+__all__ = ["main", "parse_args", "list_passes", "add_pipeline_flags", "pipeline_options"]
 
 _EPILOG = """\
+input: MLIR text or bytecode, from a file or from stdin (- or no input argument).
+output: MLIR text, or MLIR bytecode with --emit-bytecode (to -o FILE or a pipe, never to a
+terminal); with --split-input-file the chunks' outputs are joined by '// -----' lines.
+
 pipeline spec: comma-separated pass names (or their aliases: spec 004's names, shown by
 --list-passes) with options in braces, presets (O0, O1, O2) expanded in place, and
 fixed-point groups:
@@ -27,14 +43,9 @@ fixed-point groups:
   O2
   fixed-point{max-iterations=8}(algsimp,constant-folding,cse,dce)
 
-exit codes:
-  0  success
-  1  a pass failed, or --verify-semantics found different results (names the pass)
-  2  usage error: bad arguments, unknown pass, bad pass option
-  3  the input could not be read or is not valid MLIR syntax
-  4  the input or a pass's output fails verification; with --verify-diagnostics,
-     the diagnostics did not match the expected-* comments
-"""
+IR dumps, timing and statistics reports go to stderr.
+
+""" + exit_codes_help("hlo-opt")
 
 _SPLIT_MARKER = re.compile(r"^// -----[ \t]*$", re.MULTILINE)  # not \s: it would eat the next line
 _EXPECTED = re.compile(
@@ -43,14 +54,64 @@ _EXPECTED = re.compile(
 _LOCATED = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$", re.DOTALL)
 
 
-class _Parser(argparse.ArgumentParser):
+class _Parser(ToolParser):
     def error(self, message):  # argparse's default exits with 2 as well, but via SystemExit
         self.print_usage(sys.stderr)
-        raise _UsageError(message)
+        raise _UsageError(usage_message(self, message))
 
 
 class _UsageError(Exception):
     pass
+
+
+def add_pipeline_flags(p: argparse.ArgumentParser, *, timing: bool = True) -> None:
+    """mlir-opt's flags for IR dumps, timing and statistics of a pass pipeline, spelled as
+    mlir-opt spells them, each with its short form as an alias (hlo-opt and hlo-compile;
+    ``timing=False`` leaves out ``--mlir-timing`` for a tool that times more than passes)."""
+    what = "IR dumps, timing and statistics" if timing else "IR dumps and statistics"
+    g = p.add_argument_group(f"{what} of the pass pipeline (mlir-opt's flags; on stderr)")
+
+    def flag(*names: str, **kwargs) -> None:
+        g.add_argument(*names, **kwargs)
+
+    flag("--mlir-print-ir-before-all", "--print-ir-before-all", dest="print_ir_before_all",
+         action="store_true", help="print the IR before every pass")
+    flag("--mlir-print-ir-after-all", "--print-ir-after-all", dest="print_ir_after_all",
+         action="store_true", help="print the IR after every pass")
+    flag("--mlir-print-ir-before", "--print-ir-before", dest="print_ir_before", action="append", default=[],
+         metavar="PASS[,PASS...]", help="print the IR before the named passes (repeatable)")
+    flag("--mlir-print-ir-after", "--print-ir-after", dest="print_ir_after", action="append", default=[],
+         metavar="PASS[,PASS...]", help="print the IR after the named passes (repeatable)")
+    flag("--mlir-print-ir-after-change", "--print-ir-after-change", dest="print_ir_after_change",
+         action="store_true",
+         help="print the IR after a pass only when the pass changed it (alone: after every pass that did)")
+    flag("--mlir-print-debuginfo", "--print-debuginfo", dest="mlir_print_debuginfo", action="store_true",
+         help="print locations in the IR dumps" + (" and in the output" if p.prog == "hlo-opt" else ""))
+    if timing:
+        flag("--mlir-timing", "--timing", dest="timing", action="store_true",
+             help="report the time spent in each pass")
+    flag("--mlir-pass-statistics", "--pass-statistics", "--statistics", dest="statistics",
+         action="store_true", help="report how often each rewrite fired, per pass")
+
+
+def pipeline_options(args: argparse.Namespace) -> dict:
+    """``run_pipeline`` keyword arguments from the flags of :func:`add_pipeline_flags`; pass
+    names resolved through the registry (aliases included). Raises InvalidArgumentError for
+    an unknown pass name."""
+    from pipelines import registry
+
+    def names(values: list[str]) -> frozenset[str]:
+        return frozenset(registry.get(n.strip()).name for v in values for n in v.split(",") if n.strip())
+
+    return {
+        "print_ir_before_all": args.print_ir_before_all,
+        "print_ir_after_all": args.print_ir_after_all,
+        "print_ir_before": names(args.print_ir_before),
+        "print_ir_after": names(args.print_ir_after),
+        "print_ir_after_change": args.print_ir_after_change,
+        "print_debuginfo": args.mlir_print_debuginfo,
+        "statistics": args.statistics,
+    }
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -60,13 +121,15 @@ def _build_parser() -> argparse.ArgumentParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("input", nargs="?", default="-", help="input .mlir file, or - for stdin (default)")
+    p.add_argument("input", nargs="?", default="-",
+                   help="input MLIR file (text or bytecode), or - for stdin (default)")
     p.add_argument("-o", dest="output", default="-", help="output file (default: stdout)")
     group = p.add_mutually_exclusive_group()
     group.add_argument("-p", "--passes", default="", help="hlo-mlir pipeline spec (see below)")
     group.add_argument(
         "--pass-pipeline", default="", help="raw MLIR pass pipeline, e.g. 'builtin.module(cse,canonicalize)'"
     )
+    p.add_argument("--emit-bytecode", action="store_true", help="write MLIR bytecode instead of text")
     p.add_argument(
         "--split-input-file",
         action="store_true",
@@ -78,20 +141,6 @@ def _build_parser() -> argparse.ArgumentParser:
         help="check diagnostics against '// expected-error @+1 {{...}}' comments",
     )
     p.add_argument("--list-passes", action="store_true", help="list passes, their options and presets")
-    p.add_argument("--print-ir-before-all", action="store_true", help="print the IR before every pass")
-    p.add_argument("--print-ir-after-all", action="store_true", help="print the IR after every pass")
-    p.add_argument(
-        "--print-ir-after-change", action="store_true", help="print the IR after every pass that changed it"
-    )
-    p.add_argument("--timing", action="store_true", help="report time per pass (stderr)")
-    p.add_argument(
-        "--statistics",
-        "--pass-statistics",
-        dest="statistics",
-        action="store_true",
-        help="report how often each rewrite fired (stderr)",
-    )
-    p.add_argument("--mlir-print-debuginfo", action="store_true", help="print locations in the output")
     p.add_argument(
         "--verify-semantics",
         action="store_true",
@@ -109,6 +158,8 @@ def _build_parser() -> argparse.ArgumentParser:
         action="store_false",
         help="do not verify the module after each pass",
     )
+    add_pipeline_flags(p)
+    add_graph_flags(p)
     return p
 
 
@@ -117,21 +168,39 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return _build_parser().parse_args(argv)
 
 
+_NAME_COLUMN_MAX = 36  # a longer name gets a line of its own, its summary below (as mlir-opt)
+
+
+def _columns(rows: list[tuple[str, str]], width: int) -> list[str]:
+    """``  name  summary`` lines, summaries aligned at ``width``."""
+    lines = []
+    for name, text in rows:
+        if len(name) > width:
+            lines += [f"  {name}", f"  {'':<{width}}  {text}"]
+        else:
+            lines.append(f"  {name:<{width}}  {text}")
+    return lines
+
+
 def list_passes() -> str:
+    """What ``--list-passes`` prints: passes (options indented below), presets, groups."""
     from pipelines import registry
     from pipelines.presets import PRESETS
 
+    passes = registry.all_passes()
+    groups = [("fixed-point{max-iterations=N}(...)", "rerun the group until nothing changes (default N=8)")]
+    width = min(max(len(name) for name in [*passes, *PRESETS, *(g for g, _ in groups)]), _NAME_COLUMN_MAX)
     lines = ["Passes:"]
-    for name, cls in registry.all_passes().items():
+    for name, cls in passes.items():
         also = f" (also: {', '.join(cls.aliases)})" if cls.aliases else ""
-        lines.append(f"  {name:<20} {cls.summary()}{also}")
+        lines += _columns([(name, cls.summary() + also)], width)
         for opt in cls.options():
             help_text = f"  {opt.help}" if opt.help else ""
             lines.append(f"      {opt.name}={opt.type.__name__} (default {opt.default}){help_text}")
     lines.append("Presets:")
-    lines += [f"  {p.name:<20} {p.summary}: {p.spec or '(empty)'}" for p in PRESETS.values()]
+    lines += _columns([(p.name, f"{p.summary}: {p.spec or '(empty)'}") for p in PRESETS.values()], width)
     lines.append("Groups:")
-    lines.append("  fixed-point{max-iterations=N}(...)  rerun the group until nothing changes (default N=8)")
+    lines += _columns(groups, width)
     return "\n".join(lines) + "\n"
 
 
@@ -147,7 +216,7 @@ class _Diagnostic:
 @dataclass
 class _ChunkResult:
     code: int = ExitCode.OK
-    output: str = ""
+    output: str | bytes = ""  # MLIR text, or bytecode with --emit-bytecode
     diagnostics: list[_Diagnostic] = field(default_factory=list)
 
 
@@ -183,7 +252,8 @@ def _semantics_checker(args):
     return SemanticsChecker
 
 
-def _process_chunk(text: str, filename: str, args) -> _ChunkResult:
+def _process_chunk(text: str | bytes, filename: str, args) -> _ChunkResult:
+    """Parses one module (MLIR text, or bytecode as bytes), runs the pipeline, prints it."""
     from iree.compiler import ir
 
     from hlo_mlir.context import get_context, verify_module
@@ -200,6 +270,7 @@ def _process_chunk(text: str, filename: str, args) -> _ChunkResult:
             result.diagnostics = [_located(filename, "error", m) for m in messages]
             result.code = _parse_error_code(messages)
             return result
+        dumps = module_dumps(module, args)  # --dump-graph-dir
         try:
             if args.passes:
                 run_pipeline(
@@ -207,20 +278,18 @@ def _process_chunk(text: str, filename: str, args) -> _ChunkResult:
                     args.passes,
                     verify_each=args.verify_each,
                     verify_hlo=args.verify_hlo,
-                    print_ir_after_all=args.print_ir_after_all,
-                    print_ir_after_change=args.print_ir_after_change,
-                    print_ir_before_all=args.print_ir_before_all,
                     timing=args.timing,
-                    statistics=args.statistics,
                     semantics_checker=_semantics_checker(args),
-                    print_debuginfo=args.mlir_print_debuginfo,
                     out=sys.stderr,
+                    before_pass=dumps.before_pass if dumps is not None else None,
+                    **args.pipeline_options,
                 )
             else:  # run_pipeline checks its input; here the parser's verifier ran, but it
                 # accepts operations of unregistered dialects (hlo_mlir.context): refuse them
                 verify_module(module, "the input module fails verification")
                 if args.pass_pipeline:
                     _run_raw_pipeline(module, args.pass_pipeline)
+            finish_graphs(module, args, dumps)  # --dump-graph, the last --dump-graph-dir file
         except VerificationError as e:
             head = e.message.splitlines()[0]
             result.diagnostics = [_located(filename, "error", m) for m in e.diagnostics] or [
@@ -233,7 +302,12 @@ def _process_chunk(text: str, filename: str, args) -> _ChunkResult:
             result.diagnostics = [_located(filename, "error", str(e))]
             result.code = ExitCode.FAILURE
             return result
-        result.output = module.operation.get_asm(enable_debug_info=args.mlir_print_debuginfo)
+        if args.emit_bytecode:
+            from hlo_mlir.context import bytecode
+
+            result.output = bytecode(module)
+        else:
+            result.output = module.operation.get_asm(enable_debug_info=args.mlir_print_debuginfo)
     return result
 
 
@@ -329,15 +403,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.list_passes:
         sys.stdout.write(list_passes())
         return ExitCode.OK
+    return run_reporting("hlo-opt", lambda: _run(args))
+
+
+def _check_usage(args) -> None:
+    """Raises ToolError (usage) for a bad pipeline, pass name or flag combination, before
+    the input is read."""
     from hlo_mlir.errors import InvalidArgumentError
     from pipelines.pipeline import parse_pipeline
 
-    if args.passes:
-        try:
+    try:
+        if args.passes:
             parse_pipeline(args.passes)
-        except InvalidArgumentError as e:
-            print(f"hlo-opt: error: {e}", file=sys.stderr)
-            return ExitCode.USAGE
+        args.pipeline_options = pipeline_options(args)
+    except InvalidArgumentError as e:
+        raise ToolError(str(e), ExitCode.USAGE) from None
     if args.pass_pipeline:
         from iree.compiler import passmanager
 
@@ -347,8 +427,19 @@ def main(argv: list[str] | None = None) -> int:
             with get_context():
                 passmanager.PassManager.parse(args.pass_pipeline)
         except ValueError as e:
-            print(f"hlo-opt: error: invalid --pass-pipeline: {e}", file=sys.stderr)
-            return ExitCode.USAGE
+            raise ToolError(f"invalid --pass-pipeline: {e}", ExitCode.USAGE) from None
+    if args.emit_bytecode and args.split_input_file:
+        raise ToolError("--emit-bytecode requires one module; got --split-input-file (bytecode has no "
+                        "'// -----' separator).", ExitCode.USAGE)
+    if args.emit_bytecode and args.output == "-" and sys.stdout.isatty():
+        raise ToolError("--emit-bytecode writes binary data, not to a terminal; give -o FILE or pipe "
+                        "the output.", ExitCode.USAGE)
+    check_graph_flags(args)
+
+
+def _read_input(args) -> tuple[str | bytes, str]:
+    """(MLIR text, or bytecode as bytes; the name diagnostics show). Raises ToolError (input
+    error) for an unreadable file or one of another kind, naming the tool that takes it."""
     filename = "<stdin>" if args.input == "-" else args.input
     try:
         if args.input == "-":
@@ -356,26 +447,38 @@ def main(argv: list[str] | None = None) -> int:
         else:
             with open(args.input, "rb") as f:
                 raw = f.read()
-        text = raw.decode("utf-8")
     except OSError as e:
-        print(f"hlo-opt: error: cannot read {filename}: {e.strerror}", file=sys.stderr)
-        return ExitCode.INPUT
-    except UnicodeDecodeError as e:
-        what = "MLIR bytecode; hlo-opt reads MLIR text" if raw.startswith(b"ML\xefR") else \
-            f"not UTF-8 text (byte {e.start})"
-        print(f"hlo-opt: error: cannot read {filename}: {what}", file=sys.stderr)
-        return ExitCode.INPUT
+        raise ToolError(f"cannot read {filename}: {e.strerror}", ExitCode.INPUT) from None
+    kind = sniff(raw[:HEAD_BYTES], args.input)
+    message = wrong_kind("hlo-opt", filename, kind, raw[:HEAD_BYTES])
+    if message is None and kind is InputKind.MLIR_TEXT:
+        try:
+            return raw.decode("utf-8"), filename
+        except UnicodeDecodeError as e:  # past the sniffed head
+            message = wrong_kind("hlo-opt", filename, InputKind.UNKNOWN, raw[: e.end])
+    if message is not None:
+        raise ToolError(message, ExitCode.INPUT)
+    for flag, used in (("--split-input-file", args.split_input_file),
+                       ("--verify-diagnostics", args.verify_diagnostics)):
+        if used:
+            raise ToolError(f"{flag} requires MLIR text; got MLIR bytecode ({filename}).", ExitCode.USAGE)
+    return raw, filename
 
-    outputs: list[str] = []
+
+def _run(args) -> int:
+    _check_usage(args)
+    text, filename = _read_input(args)
+    outputs: list[str | bytes] = []
     code: int = ExitCode.OK
-    for chunk, line_offset in _split(text, args.split_input_file):
-        padded = "\n" * line_offset + chunk
+    chunks = _split(text, args.split_input_file) if isinstance(text, str) else [(text, 0)]
+    for chunk, line_offset in chunks:
+        padded = "\n" * line_offset + chunk if isinstance(chunk, str) else chunk
         try:
             result = _process_chunk(padded, filename, args)
         except _RawPipelineError as e:
-            print(f"hlo-opt: error: {e}", file=sys.stderr)
-            return ExitCode.USAGE
+            raise ToolError(str(e), ExitCode.USAGE) from None
         if args.verify_diagnostics:
+            assert isinstance(chunk, str)  # _read_input refuses bytecode with --verify-diagnostics
             problems = _check_diagnostics(chunk, result, filename, line_offset)
             for p in problems:
                 print(p, file=sys.stderr)
@@ -389,17 +492,21 @@ def main(argv: list[str] | None = None) -> int:
             outputs.append(result.output)
     if code != ExitCode.OK:
         return code
-    data = "// -----\n".join(outputs)
+    data = outputs[0] if args.emit_bytecode else "// -----\n".join(str(o) for o in outputs)
     if args.output == "-":
-        sys.stdout.write(data)
+        if isinstance(data, str):
+            sys.stdout.write(data)
+        else:  # bytecode: binary, through the byte stream under stdout
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
     else:
         from hlo_mlir import artifacts
 
         try:
-            artifacts.write_atomic(args.output, data.encode("utf-8"))  # never a partial file
+            artifacts.write_atomic(args.output, data.encode("utf-8") if isinstance(data, str) else data)
         except OSError as e:
-            print(f"hlo-opt: error: cannot write {args.output}: {e.strerror}", file=sys.stderr)
-            return ExitCode.USAGE
+            raise ToolError(f"cannot write {args.output}: {e.strerror}", ExitCode.INPUT) from None
     return ExitCode.OK
 
 

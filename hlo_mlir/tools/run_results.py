@@ -1,6 +1,7 @@
 """hlo-run's results: printed, written to ``--output`` specs and ``--output-dir`` (all files
-together at the end, or none), and compared with ``--expected_output`` values within
-``--atol``/``--rtol`` (IREE's ``--expected_f32_threshold`` etc. accepted).
+together at the end, or none), and compared with ``--expected_output`` values as
+iree-run-module compares them (``--expected_<type>_threshold``, ``--expected_rtol``,
+``--equality_mode``; hlo-run's ``--atol`` for every float type).
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ from hlo_mlir.tools.value_specs import (
     spec_meta,
 )
 
-__all__ = ["check_outputs", "emit_outputs", "compare"]
+__all__ = ["check_outputs", "check_result_count", "emit_outputs", "compare"]
 
-# iree-run-module's default absolute thresholds (--expected_f32_threshold etc.).
-_DEFAULT_ATOL = {"float16": 1e-3, "bfloat16": 1e-2, "float32": 1e-4, "float64": 1e-4,
-                 "complex64": 1e-4, "complex128": 1e-4}
+# The --expected_<type>_threshold flag for each float dtype; complex numbers take their
+# parts' (iree-run-module has no complex thresholds).
+_THRESHOLD_FLAG = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
+                   "complex64": "f32", "complex128": "f64"}
+_OTHER_FLOAT_ATOL = 1e-4  # the f8 types and any other float: f32's default
 
 
 # --- outputs -----------------------------------------------------------------------------------
@@ -55,6 +58,17 @@ def check_outputs(args) -> None:
         _check_folder(args.output_dir)
 
 
+def check_result_count(args, count: int) -> None:
+    """Raises ToolError (usage, exit code 2) for more ``--output`` flags than results or an
+    ``--expected_output`` count other than the results'; before the run when the signature
+    is known, else before any result is printed or written."""
+    if len(args.output) > count:
+        raise ToolError(f"{len(args.output)} --output flag(s) for {count} result(s).", ExitCode.USAGE)
+    if args.expected and len(args.expected) != count:
+        raise ToolError(f"{len(args.expected)} --expected_output value(s) for {count} result(s).",
+                        ExitCode.USAGE)
+
+
 def _check_folder(path: str) -> None:
     """Raises ToolError unless ``path`` is a writable folder or can be created as one."""
     existing = os.path.abspath(path)
@@ -73,11 +87,13 @@ def emit_outputs(args, results) -> None:
     from hlo_mlir import artifacts
 
     pending: dict[str, bytearray] = {}  # path -> contents, written together at the end
+    rest = "" if args.expected else "-"  # as iree-run-module: a comparison prints no results
     for i, result in enumerate(results):
-        spec = args.output[i] if i < len(args.output) else "-"
+        spec = args.output[i] if i < len(args.output) else rest
         path = _output_path(i, spec)
-        if spec == "-":
-            print(f"result[{i}]: hal.buffer_view\n{format_buffer_view(result, args.max_elements)}")
+        if spec == "-":  # as iree-run-module: "result[i]: " only where no --output asked for it
+            label = "" if i < len(args.output) else f"result[{i}]: "
+            print(f"{label}hal.buffer_view\n{format_buffer_view(result, args.max_elements)}")
         elif path is not None:
             data = pending.setdefault(path, bytearray())
             if spec[0] == "@":
@@ -118,9 +134,6 @@ def compare(args, results) -> int:
 
     from hlo_mlir.shape import Shape
 
-    if len(args.expected) != len(results):
-        print(f"[FAILED] {len(args.expected)} --expected_output value(s) for {len(results)} result(s).")
-        return ExitCode.FAILURE
     files, failures = Files(), []
     try:
         for i, (spec, actual) in enumerate(zip(args.expected, results, strict=True)):
@@ -138,7 +151,9 @@ def compare(args, results) -> int:
                 raise spec_error("--expected_output", i, spec, e) from None
             problem = _difference(args, actual, expected)
             if problem:
-                failures.append(f"[FAILED] result[{i}]: {problem}")
+                failures.append(f"[FAILED] result[{i}]: {problem}\n"
+                                f"  expected:\n{format_buffer_view(expected, args.max_elements)}\n"
+                                f"  actual:\n{format_buffer_view(actual, args.max_elements)}")
     finally:
         files.close()
     for line in failures:
@@ -155,7 +170,10 @@ def _difference(args, actual, expected) -> str | None:
 
     if actual.shape != expected.shape or actual.dtype != expected.dtype:
         return f"expected {array_meta(expected)}, got {array_meta(actual)}."
-    if actual.dtype.kind in "fcV" or actual.dtype.name in _DEFAULT_ATOL:
+    if args.equality_mode == "exact":  # iree-run-module: byte equality, no tolerances
+        close = np.all(_element_bytes(actual) == _element_bytes(expected), axis=-1)
+        tolerance = " (exact)"
+    elif actual.dtype.kind in "fcV" or actual.dtype.name in _THRESHOLD_FLAG:
         atol = _atol(args, actual.dtype)
         a, e = actual.astype(np.complex128 if actual.dtype.kind == "c" else np.float64), \
             expected.astype(np.complex128 if actual.dtype.kind == "c" else np.float64)
@@ -173,9 +191,15 @@ def _difference(args, actual, expected) -> str | None:
             f"expected {format_element(expected[first], kind)}, got {format_element(actual[first], kind)}.")
 
 
+def _element_bytes(array):
+    """``array``'s bytes, one row of ``itemsize`` bytes per element."""
+    import numpy as np
+
+    return np.ascontiguousarray(array).view(np.uint8).reshape(*array.shape, array.dtype.itemsize)
+
+
 def _atol(args, dtype) -> float:
     if args.atol is not None:
         return args.atol
-    iree = {"float16": args.expected_f16_threshold, "float32": args.expected_f32_threshold,
-            "float64": args.expected_f64_threshold}.get(dtype.name)
-    return iree if iree is not None else _DEFAULT_ATOL.get(dtype.name, 1e-4)
+    flag = _THRESHOLD_FLAG.get(dtype.name)
+    return getattr(args, f"expected_{flag}_threshold") if flag else _OTHER_FLOAT_ATOL

@@ -1,5 +1,5 @@
 """iree-run-module's value specs, read and printed: ``2x2xf32=1,2,3,4``, ``f32[2,2]=...``,
-``@x.npy``, ``4xf32=@x.bin`` (the forms the :mod:`hlo_mlir.tools.hlo_run` docstring lists),
+``@x.npy``, ``4xf32=@x.bin`` (the forms ``hlo-run --help`` lists: ``hlo_run._EPILOG``),
 and IREE's buffer view text for results.
 
 numpy and hlo_mlir's types load when a value is read, so ``hlo-run --help`` stays fast.
@@ -43,7 +43,8 @@ def _element_dtype(name: str):
         return types.dtype_of(types.from_mlir_name(f"i{alias.group(1)}" if alias else name))
     except Exception:  # noqa: BLE001 - DTypeError, KeyError: report the spelling
         known = "i1, i8, i16, i32, i64, ui8..ui64, f16, bf16, f32, f64, complex<f32>, complex<f64>"
-        raise InputSpecError(f"unknown element type {name!r}; known: {known}.") from None
+        raise InputSpecError(f"unknown element type {name!r}; known: {known}"
+                             f"{types.did_you_mean_type(name, mlir=True) or '.'}") from None
 
 
 def _parse_meta(meta: str):

@@ -1,6 +1,6 @@
 // RUN: %hlo-compile %s -o %t.vmfb -p cse,dce
 // RUN: filecheck %s --input-file %t.vmfb.manifest.json --check-prefix=MANIFEST
-// RUN: %hlo-run %t.vmfb --input=3xi32=1,2,3 --expected_output=3xi32=4,8,12 | filecheck %s
+// RUN: %hlo-run %t.vmfb --input=3xi32=1,2,3 --output=- --expected_output=3xi32=4,8,12 | filecheck %s
 // RUN: not %hlo-compile %s -o %t.bad.vmfb -p no-such-pass 2>&1 | filecheck %s --check-prefix=UNKNOWN
 
 // Check that -p runs a pass pipeline before compiling, records it in the manifest, and

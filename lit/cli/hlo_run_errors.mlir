@@ -14,7 +14,7 @@
 // SYNTAX: hlo-run: error: --input 0 ('2x2xf32=1,2,3'): 3 values for 2x2xf32, which has 4 elements
 // SYNTAX-NEXT: accepted forms: 2x2xf32=1,2,3,4 | 2x2xf32=[1 2][3 4] | f32=5
 // COUNT: hlo-run: error: main takes 1 input(s) (f32[2,2]) -> (f32[2,2]); got 2 --input flag(s).
-// MISMATCH: [FAILED] result[0]: 3 of 4 element(s) differ (atol=0.0001, rtol=0); first at index [0, 1]: expected 2, got 1.
+// MISMATCH: [FAILED] result[0]: 3 of 4 element(s) differ (atol=0.0001, rtol=1e-05); first at index [0, 1]: expected 2, got 1.
 // HASH: hlo-run: error: could not load {{.*}}: vmfb {{.*}} does not match its manifest {{.*}}: SHA-256 of the file is [[ACTUAL:[0-9a-f]+]], the manifest records [[RECORDED:[0-9a-f]+]].
 // TRUNCATED: hlo-run: error: could not load {{.*}}: could not load the vmfb: {{.*}}FlatBuffer
 func.func @main(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {

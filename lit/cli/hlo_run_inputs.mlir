@@ -1,7 +1,7 @@
 // RUN: %hlo-compile %s -o %t.vmfb
 // RUN: %hlo-run %t.vmfb --function=mixed '--input=2x3xf32=[1 2 3][4 5 6]' --input=f32=0.5 --input=4xi1=1,0,1,1 | filecheck %s --check-prefix=FULL
 // RUN: %hlo-run %t.vmfb --function=mixed --input=2x3xf32=2 --input=-1 --input=4xi1=true,false,false,true | filecheck %s --check-prefix=SPLAT
-// RUN: %hlo-run %s --function=mixed --input=f32[2,3]= --input=f32=1 --input=4xi1=0 --device=local-sync --expected_output=2x3xf32=1 --expected_output=4xi1=1 | filecheck %s --check-prefix=MLIR
+// RUN: %hlo-run %s --function=mixed --input=f32[2,3]= --input=f32=1 --input=4xi1=0 --device=local-sync --expected_output=2x3xf32=1 --expected_output=4xi1=1 --output=- --output=- | filecheck %s --check-prefix=MLIR
 
 // Check iree-run-module's input forms: shape and type with values (commas, spaces or
 // brackets), a splat, a bare value typed by the signature, booleans, zeros, XLA shape

@@ -60,8 +60,11 @@ C, R, O = "hlo-compile", "hlo-run", "hlo-opt"
 USAGE, INPUT = ExitCode.USAGE, ExitCode.INPUT
 CASES = [
     # hlo-compile: inputs
-    (C, ["garbage.mlir"], INPUT, "garbage.mlir: neither MLIR text (not UTF-8) nor MLIR bytecode."),
-    (C, ["latin1.mlir"], INPUT, "latin1.mlir: neither MLIR text (not UTF-8) nor MLIR bytecode."),
+    (C, ["garbage.mlir"], INPUT, "garbage.mlir is not UTF-8 text (byte 1), nor MLIR bytecode, an IREE "
+                                 "module (vmfb) or a numpy array; hlo-compile reads MLIR text or bytecode, "
+                                 "or a Python build script."),
+    (C, ["latin1.mlir"], INPUT, "latin1.mlir is not UTF-8 text (byte "),
+    (C, ["add.vmfb"], INPUT, "add.vmfb is an IREE module (vmfb); run it with hlo-run."),
     (C, ["folder.mlir", "-o", "x.vmfb"], INPUT, "could not read 'folder.mlir': Is a directory."),
     (C, ["missing.mlir"], INPUT, "could not read 'missing.mlir': No such file or directory."),
     (C, ["syntax.py"], INPUT,
@@ -84,11 +87,15 @@ CASES = [
      "compile requires flags of the form --name[=value]"),
     (C, ["add.mlir", "-o", "x.vmfb", "-p", "algsimp{"], USAGE, "unclosed '{' in pass options."),
     # hlo-run: modules
-    (R, ["garbage.bin", "--input=1"], INPUT, "could not load 'garbage.bin': could not load the vmfb"),
+    (R, ["garbage.bin", "--input=1"], INPUT,
+     "garbage.bin is not UTF-8 text (byte 1), nor MLIR bytecode, an IREE module (vmfb) or a numpy array; "
+     "hlo-run runs a vmfb, or MLIR text or bytecode (compiled first)."),
+    (R, ["syntax.py", "--input=1"], INPUT,
+     "syntax.py is Python source; hlo-compile takes it (calling its build function, or the one --entry "
+     "names)."),
     (R, ["add.mlir.vmfb", "--input=1"], INPUT, "could not read 'add.mlir.vmfb': No such file or directory."),
     (R, ["folder.vmfb"], INPUT, "could not read 'folder.vmfb': is a folder."),
-    (R, ["garbage.mlir", "--input=1"], INPUT,
-     "garbage.mlir: neither MLIR text (not UTF-8) nor MLIR bytecode."),
+    (R, ["garbage.mlir", "--input=1"], INPUT, "garbage.mlir is not UTF-8 text (byte 1), nor MLIR bytecode"),
     (R, ["add.mlir", "--input=1", "-X", "--iree-no-such-flag"], USAGE, "IREE rejected the compile flags"),
     # hlo-run: --input syntax and files
     (R, ["add.vmfb", "--input=="], USAGE, "expected <dims>x<type> like 2x2xf32 before '='; got ''."),
@@ -115,12 +122,14 @@ CASES = [
     (R, ["add.vmfb", "--input=4xf32=1", "--output-dir=add.vmfb/sub"], INPUT,
      "cannot use --output-dir 'add.vmfb/sub': "),
     # hlo-opt
-    (O, ["garbage.mlir"], INPUT, "cannot read garbage.mlir: not UTF-8 text (byte "),
-    (O, ["latin1.mlir"], INPUT, "cannot read latin1.mlir: not UTF-8 text (byte "),
-    (O, ["add.vmfb"], INPUT, "cannot read add.vmfb: not UTF-8 text (byte "),
+    (O, ["garbage.mlir"], INPUT, "garbage.mlir is not UTF-8 text (byte 1), nor MLIR bytecode"),
+    (O, ["latin1.mlir"], INPUT, "latin1.mlir is not UTF-8 text (byte 134), nor MLIR bytecode, an IREE module "
+                                "(vmfb) or a numpy array; hlo-opt reads MLIR text or bytecode."),
+    (O, ["add.vmfb"], INPUT, "add.vmfb is an IREE module (vmfb); run it with hlo-run."),
+    (O, ["syntax.py"], INPUT, "syntax.py is Python source; hlo-compile takes it"),
     (O, ["a_folder"], INPUT, "cannot read a_folder: Is a directory"),
     (O, ["missing.mlir"], INPUT, "cannot read missing.mlir: No such file or directory"),
-    (O, ["add.mlir", "-o", "a_folder"], USAGE, "cannot write a_folder: Is a directory"),
+    (O, ["add.mlir", "-o", "a_folder"], INPUT, "cannot write a_folder: Is a directory"),
     (O, ["add.mlir", "-p", "nope"], USAGE, "unknown pass 'nope'"),
 ]
 
@@ -139,7 +148,8 @@ def test_malformed_input_is_a_clear_error(folder, capsys, monkeypatch, tool, arg
     assert sorted(os.listdir(folder)) == before  # nothing written, no temporary left
 
 
-def test_hlo_opt_names_bytecode_it_cannot_read(folder, capsys, monkeypatch, tmp_path):
+def test_hlo_opt_reports_malformed_bytecode(folder, capsys, monkeypatch, tmp_path):
     (tmp_path / "m.mlirbc").write_bytes(b"ML\xefR" + bytes(range(128, 200)))
     assert hlo_opt.main([str(tmp_path / "m.mlirbc")]) == INPUT
-    assert "MLIR bytecode; hlo-opt reads MLIR text" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'm.mlirbc'}:0:0: error: bytecode version " in err and "Traceback" not in err

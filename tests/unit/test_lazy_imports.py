@@ -39,7 +39,7 @@ def test_star_import_gives_every_public_name():
     for family in dialect_ops.FAMILIES:
         assert set(importlib.import_module(f"dialect_ops.{family}").__all__) <= set(names), family
     assert {"XlaBuilder", "XlaOp", "Parameter", "XlaComputation", "HloModule", "Shape", "PrimitiveType",
-            "compile", "runtime", "InvalidArgumentError", "Add", "Reduce"} <= set(names)
+            "compile", "runtime", "InvalidArgumentError", "Add", "Reduce", "from_jax", "jit"} <= set(names)
     assert names["runtime"] is importlib.import_module("hlo_mlir.runtime")
     assert set(hlo_mlir.__all__) <= set(dir(hlo_mlir))
 

@@ -110,7 +110,8 @@ def test_fixed_point_groups_nest():
             "algsimp,nosuchpass",
             r"unknown pass 'nosuchpass'; valid passes: algsimp, .*cse, .*dce.*presets: O0, O1, O2",
         ),
-        ("algsimp{max-iter=3}", r"pass 'algsimp' has no option 'max-iter'; valid options: max-iterations\."),
+        ("algsimp{max-iter=3}", r"pass 'algsimp' has no option 'max-iter'; valid options: max-iterations; "
+                                r"did you mean 'max-iterations'\?"),
         (
             "algsimp{max-iterations=three}",
             r"option 'max-iterations' of pass 'algsimp' requires an integer; got 'three'",

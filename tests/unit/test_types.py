@@ -103,7 +103,7 @@ def test_errors():
         from_dtype("U3")
     with pytest.raises(DTypeError, match=r"has no XLA primitive type"):
         from_dtype(object)
-    with pytest.raises(DTypeError, match=r"MLIR element type 'f128' has no XLA primitive type\."):
+    with pytest.raises(DTypeError, match=r"MLIR element type 'f128' has no XLA primitive type"):
         from_mlir_name("f128")
     with pytest.raises(DTypeError, match=r"TUPLE has no MLIR element type\."):
         mlir_name(PrimitiveType.TUPLE)
