@@ -311,7 +311,7 @@ def test_rng_bit_generator_expander_is_bit_exact_with_xla():
     references' bits (XLA's: tests/e2e/test_rng.py), and XLA CPU's compiled code of the
     expanded module gives them too. The 3-word PHILOX state and the carry into the counter's
     high word are where the pinned IREE's own lowering is wrong
-    (tests/e2e/test_rng.py::test_philox_iree_counter_defects)."""
+    (tests/e2e/test_rng.py::test_philox_iree_counter_defects_are_routed_around)."""
     text = bit_generators()
     module, stats = expanded(text, "rng-bit-generator-expander")
     assert stats == {"rng-bit-generator-expander": {"three-fry": len(OUTPUTS), "philox": 2 * len(OUTPUTS)}}
