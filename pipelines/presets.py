@@ -106,6 +106,7 @@ IREE_LEGALIZE = [
     "complex-sqrt-sign",
     "f64-log1p",  # after complex-log, whose log|z| reads log1p
     "complex-division",
+    "complex-dot",
     "trig-range-reduction",  # after the complex expansions, whose real sin/cos it reduces
     # After the passes above that make complex values from real ones.
     "complex-source-barriers",

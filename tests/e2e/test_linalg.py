@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from hlo_mlir import (
+    CompileError,
     ConvertElementType,
     Dot,
     DotDimensionNumbers,
@@ -24,7 +25,7 @@ from hlo_mlir import (
     Tuple,
     XlaBuilder,
 )
-from tests.oracle import check
+from tests.oracle import check, run_iree
 
 # dtype name -> (numpy dtype, rtol, atol). bf16/f16 products may be accumulated in the
 # narrow type (IREE) or in f32 (XLA): an implementation-defined difference.
@@ -262,3 +263,25 @@ def test_dot_of_widened_unsigned_operands():
     u = np.array([200, 255, 3], np.uint8)
     m = np.array([[200, 1], [255, 2], [3, 250]], np.uint8)
     check(comp, [u, m], u.astype(np.int32) @ m.astype(np.int32))
+
+
+def test_complex64_matrix_products():
+    """A complex<f32> matrix product failed to compile on llvm-cpu with data tiling (IREE:
+    "'vector.transfer_read' op requires valid padding vector elemental type"); complex-dot
+    computes it as four real products. A plain, a batched and a transposed-operand product,
+    against numpy in complex128 and XLA CPU; the pinned IREE alone still fails."""
+    b = XlaBuilder("complex64_products")
+    x, y = Parameter(b, 0, Shape.parse("c64[3,4]")), Parameter(b, 1, Shape.parse("c64[4,5]"))
+    u, v = Parameter(b, 2, Shape.parse("c64[2,3,4]")), Parameter(b, 3, Shape.parse("c64[2,5,4]"))
+    comp = b.build(Tuple(b, [Dot(x, y), DotGeneral(u, v, DotDimensionNumbers([2], [2], [0], [0]))]))
+    rng = np.random.default_rng(3)
+
+    def c64(*shape):
+        return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(np.complex64)
+
+    args = [c64(3, 4), c64(4, 5), c64(2, 3, 4), c64(2, 5, 4)]
+    wide = [a.astype(np.complex128) for a in args]
+    expected = (wide[0] @ wide[1], np.einsum("bik,bjk->bij", wide[2], wide[3]))
+    check(comp, args, tuple(e.astype(np.complex64) for e in expected), rtol=1e-5, atol=1e-5)
+    with pytest.raises(CompileError, match="requires valid padding vector elemental type"):
+        run_iree(comp, *args, legalize=False)
