@@ -27,6 +27,7 @@ import os
 import shlex
 import sys
 import tempfile
+import warnings
 from typing import Sequence
 
 from iree.compiler import ir
@@ -38,7 +39,7 @@ from hlo_mlir import context as _context
 from hlo_mlir import timing
 from hlo_mlir.artifacts import FunctionSignature
 from hlo_mlir.context import as_module
-from hlo_mlir.errors import CompileError, InvalidArgumentError
+from hlo_mlir.errors import CompileError, CompileWarning, InvalidArgumentError
 from hlo_mlir.ir_access import function_type, functions, is_public, symbol_name, uses_tuples_or_tokens
 from hlo_mlir.shape import Shape
 from hlo_mlir.targets import TARGETS, crash_lines, target_flags
@@ -185,8 +186,9 @@ def compile(source, target: str = "llvm-cpu", *, flags: Sequence[str] = (), pass
                     _verify(module)
             prepare(module, target, passes, legalize)
             with timing.stage(f"IREE compile ({target})"):
-                return _compile_bytecode(_context.bytecode(module), target, full_flags(module, target, flags),
-                                         isolate=isolate, timeout=timeout)
+                return _compile_with_fallback(_context.bytecode(module), target,
+                                              full_flags(module, target, flags), flags,
+                                              isolate=isolate, timeout=timeout)
 
         vmfb = _cache.cached(key, produce)  # the persistent compile cache (hlo_mlir.cache)
         if not produced:
@@ -250,6 +252,44 @@ def full_flags(module: ir.Module, target: str, flags: Sequence[str] = ()) -> lis
 
 def _verify(module: ir.Module) -> None:
     _context.verify_module(module, "module failed verification before compile")
+
+
+# IREE codegen failures that its O2/O3 pipelines hit and O1 does not (IREE 3.13, llvm-cpu: a
+# softmax whose scores also feed a second max-reduction result; tests/e2e/test_jax_export.py).
+_LEVEL_DEFECTS = ("write affecting operations on global resources are restricted to workgroup distributed",
+                  "failed on workgroup distribution verification")
+_FALLBACK_LEVEL = "--iree-opt-level=O1"
+
+
+def _compile_with_fallback(bytecode: bytes, target: str, flags: list[str], user_flags: Sequence[str], *,
+                           isolate: bool, timeout: float | None) -> bytes:
+    """``_compile_bytecode``; when IREE fails with one of the codegen defects of its O2/O3
+    pipelines (``_LEVEL_DEFECTS``) at a default level of O2 or O3 (the caller named no
+    ``--iree-opt-level``), the module is compiled again at O1 with a CompileWarning. If that
+    fails too, the first error is raised."""
+    try:
+        return _compile_bytecode(bytecode, target, flags, isolate=isolate, timeout=timeout)
+    except CompileError as first:
+        levels = [f.split("=", 1)[1] for f in flags if f.startswith("--iree-opt-level=")]
+        explicit = any(f.startswith("--iree-opt-level=") for f in user_flags)
+        if explicit or not _defect_line(first) or not levels or levels[-1] not in ("O2", "O3"):
+            raise
+        try:
+            vmfb = _compile_bytecode(bytecode, target, [*flags, _FALLBACK_LEVEL], isolate=isolate,
+                                     timeout=timeout)
+        except CompileError:
+            raise first from None
+        warnings.warn(f"IREE failed to compile the module at {levels[-1]} (a known IREE 3.13 "
+                      f"codegen defect: {_defect_line(first)}); compiled it at O1 instead. Pass "
+                      f"flags=['--iree-opt-level=...'] to choose the level yourself.", CompileWarning,
+                      stacklevel=4)
+        return vmfb
+
+
+def _defect_line(error: CompileError) -> str:
+    """The first diagnostic line of ``error`` that names one of ``_LEVEL_DEFECTS``."""
+    lines = (line.strip() for diagnostic in error.diagnostics for line in diagnostic.splitlines())
+    return next((line for line in lines if any(d in line for d in _LEVEL_DEFECTS)), "")
 
 
 def _compile_bytecode(bytecode: bytes, target: str, flags: list[str], *, isolate: bool = True,

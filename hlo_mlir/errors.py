@@ -22,6 +22,7 @@ __all__ = [
     "VerificationError",
     "ParseError",
     "CompileError",
+    "CompileWarning",
     "RuntimeCallError",
     "CallArgumentError",
 ]
@@ -116,6 +117,10 @@ class CompileError(HloMlirError):
             text += "\n  diagnostics:\n" + "\n".join("    " + d.replace("\n", "\n    ")
                                                     for d in self.diagnostics)
         super().__init__(text)
+
+
+class CompileWarning(UserWarning):
+    """A compile succeeded only by a fallback (e.g. a lower IREE optimization level)."""
 
 
 class RuntimeCallError(HloMlirError, ValueError):
