@@ -27,13 +27,16 @@ from dialect_ops.tuple_ops import tuple_
 from hlo_mlir import _emit
 from hlo_mlir.builder import Parameter, XlaBuilder, XlaComputation, XlaOp, builder_of
 from hlo_mlir.errors import InvalidArgumentError, ShapeError
+from hlo_mlir.host import HostFunction, set_host_function
 from hlo_mlir.shape import Shape
 
 __all__ = ["CustomCallApiVersion", "CustomCall", "custom_call", "custom_call_rule",
            "register_custom_call_target", "unregister_custom_call_target", "registered_custom_call_targets",
-           "custom_call_expansion", "Expansion"]
+           "custom_call_expansion", "Expansion", "HostFunction", "is_host_function_target"]
 
-Expansion = Union[XlaComputation, Callable[[XlaBuilder, list, str], XlaOp]]
+# An XlaComputation or a builder function is expanded in the program; a HostFunction runs
+# on the host at run time (pass host-calls, hlo_mlir/host.py).
+Expansion = Union[XlaComputation, Callable[[XlaBuilder, list, str], XlaOp], HostFunction]
 
 
 class CustomCallApiVersion(enum.IntEnum):
@@ -158,18 +161,21 @@ _BUILT: dict[tuple, XlaComputation] = {}
 
 def register_custom_call_target(name: str, expansion: Expansion, *, replace: bool = False) -> None:
     """Says what custom-call target ``name`` computes: ``expansion`` is an XlaComputation
-    or a function ``(builder, operands, opaque) -> XlaOp``. Re-registering a name needs
-    ``replace=True``."""
+    or a function ``(builder, operands, opaque) -> XlaOp`` (expanded into the program), or
+    a ``HostFunction(fn)`` (``fn`` runs on numpy arrays on the host at run time).
+    Re-registering a name needs ``replace=True``."""
     if not isinstance(name, str) or not name:
         raise InvalidArgumentError(f"register_custom_call_target requires a non-empty name; got {name!r}.")
-    if not isinstance(expansion, XlaComputation) and not callable(expansion):
-        raise InvalidArgumentError(f"register_custom_call_target requires an XlaComputation or a function "
-                                   f"(builder, operands, opaque) -> XlaOp; got {type(expansion).__name__}.")
+    if not isinstance(expansion, (XlaComputation, HostFunction)) and not callable(expansion):
+        raise InvalidArgumentError(f"register_custom_call_target requires an XlaComputation, a function "
+                                   f"(builder, operands, opaque) -> XlaOp or a HostFunction; got "
+                                   f"{type(expansion).__name__}.")
     with _lock:
         if name in _TARGETS and not replace:
             raise InvalidArgumentError(f"register_custom_call_target: target {name!r} is already registered "
                                        f"(pass replace=True to replace it).")
         _TARGETS[name] = expansion
+        set_host_function(name, expansion if isinstance(expansion, HostFunction) else None)
         for key in [k for k in _BUILT if k[0] == name]:
             del _BUILT[key]
 
@@ -178,6 +184,7 @@ def unregister_custom_call_target(name: str) -> None:
     """Forgets target ``name`` (no error when it is not registered)."""
     with _lock:
         _TARGETS.pop(name, None)
+        set_host_function(name, None)
         for key in [k for k in _BUILT if k[0] == name]:
             del _BUILT[key]
 
@@ -186,6 +193,12 @@ def registered_custom_call_targets() -> list[str]:
     """The registered target names, sorted."""
     with _lock:
         return sorted(_TARGETS)
+
+
+def is_host_function_target(name: str) -> bool:
+    """Whether target ``name`` is registered as a HostFunction (run on the host, not expanded)."""
+    with _lock:
+        return isinstance(_TARGETS.get(name), HostFunction)
 
 
 def custom_call_expansion(name: str, operands: Sequence[Shape], shape: Shape,
@@ -199,6 +212,9 @@ def custom_call_expansion(name: str, operands: Sequence[Shape], shape: Shape,
         known = ", ".join(registered_custom_call_targets()) or "none"
         raise InvalidArgumentError(
             f"CustomCall target {name!r} is not registered; registered targets: {known}.")
+    if isinstance(expansion, HostFunction):
+        raise InvalidArgumentError(f"CustomCall target {name!r} is a HostFunction: it runs on the host "
+                                   f"(pass host-calls), it has no expansion.")
     if isinstance(expansion, XlaComputation):
         computation = expansion
     else:

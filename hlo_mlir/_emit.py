@@ -104,6 +104,14 @@ def func_op(name: str, arg_types: Sequence[ir.Type], result_types: Sequence[ir.T
     return f
 
 
+def func_declaration(name: str, arg_types: Sequence[ir.Type], result_types: Sequence[ir.Type]) -> func.FuncOp:
+    """A private ``func.func`` without a body at the current insertion point: a function
+    the runtime provides (IREE makes it a VM import)."""
+    f = func.FuncOp(name, ir.FunctionType.get(list(arg_types), list(result_types)))
+    f.attributes["sym_visibility"] = ir.StringAttr.get("private")
+    return f
+
+
 def func_return(values: Sequence[ir.Value]) -> ir.Operation:
     return create("func.return", values, [])
 

@@ -232,8 +232,21 @@ def write_all_atomic(items: Iterable[tuple[str | os.PathLike, bytes]]) -> None:
     """Writes each ``(path, data)`` as :func:`write_atomic` does, all or none: every file
     is written to a temporary first, and when a rename fails (a path that is a folder, a
     full disk) the files already renamed are put back as they were. An OSError names the
-    path that could not be written (``e.filename``)."""
+    path that could not be written (``e.filename``). A path that is a device, a pipe or a
+    socket (``-o /dev/null``) is written in place after the others: renaming a file over
+    it would replace the device node itself."""
     files: list[tuple[str, bytes]] = [(os.fspath(p), d) for p, d in items]
+    special = [(p, d) for p, d in files if os.path.exists(p) and not (os.path.isfile(p) or os.path.isdir(p))]
+    _write_all_atomic([(p, d) for p, d in files if (p, d) not in special])
+    for path, data in special:
+        try:
+            with open(path, "wb") as f:
+                f.write(data)
+        except OSError as e:
+            raise type(e)(e.errno, e.strerror, path) from None
+
+
+def _write_all_atomic(files: list[tuple[str, bytes]]) -> None:
     temps: list[tuple[str, str]] = []
     done: list[tuple[str, str | None]] = []  # (path, backup of the file it replaced, if any)
     try:

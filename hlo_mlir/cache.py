@@ -4,7 +4,8 @@
 everything that decides the output, so a hit skips our passes *and* IREE:
 
 - the input module, as MLIR bytecode of the module ``compile`` received (locations
-  included: the same program built from other source lines is a different entry);
+  included: the same program built from other source lines is a different entry), and
+  what its custom-call targets are registered as (an expansion's text, a HostFunction);
 - the target, the pass spec, whether the IREE legalizations run, and the full IREE
   flag list (the target's defaults merged with the caller's flags);
 - the versions of ``iree-base-compiler`` and ``iree-base-runtime`` and a digest of the
@@ -139,8 +140,10 @@ def _built_for_host(target: str, flags: Sequence[str]) -> bool:
     return any(values.get(name) == "host" for name in _HOST_FLAGS) or not triple_given
 
 
-def compile_key(module_bytes: bytes, target: str, flags: Sequence[str], passes: str, legalize: bool) -> str:
-    """The SHA-256 (hex) naming the vmfb that ``compile`` makes from these inputs."""
+def compile_key(module_bytes: bytes, target: str, flags: Sequence[str], passes: str, legalize: bool,
+                registrations: str = "") -> str:
+    """The SHA-256 (hex) naming the vmfb that ``compile`` makes from these inputs;
+    ``registrations``: what the module's custom-call targets are registered as."""
     h = hashlib.sha256()
 
     def field(name: str, value: bytes) -> None:  # length-prefixed: no two inputs collide
@@ -155,6 +158,8 @@ def compile_key(module_bytes: bytes, target: str, flags: Sequence[str], passes: 
     field("passes", passes.encode())
     field("legalize", b"1" if legalize else b"0")
     field("module", bytes(module_bytes))
+    if registrations:  # (absent without custom calls: those keys stay as they were)
+        field("custom-call-registrations", registrations.encode())
     return h.hexdigest()
 
 

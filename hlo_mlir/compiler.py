@@ -44,8 +44,9 @@ from hlo_mlir.ir_access import function_type, functions, is_public, symbol_name,
 from hlo_mlir.shape import Shape
 from hlo_mlir.targets import TARGETS, crash_lines, target_flags
 from pipelines.analyses.libm_flags import required_flags
+from pipelines.expanders.custom_call_expander import registrations_key
 from pipelines.pipeline import PipelineResult, run_pipeline
-from pipelines.presets import target_preset
+from pipelines.presets import target_legalize, target_preset
 
 __all__ = ["compile", "prepare", "run_passes", "full_flags", "TARGETS", "target_flags", "as_module",
            "save_reproducer", "function_signatures"]
@@ -112,6 +113,8 @@ def _record_reflection(module: ir.Module, target: str) -> None:
                     f"({', '.join(params)}) -> ({', '.join(results)})")
             except Exception:  # noqa: BLE001 - types XLA has no shape for: no program shape
                 pass
+            if "hlo_mlir.program_shape" in op.attributes:  # the shape before widen-sub-byte-integers
+                entries["hlo_mlir.program_shape"] = op.attributes["hlo_mlir.program_shape"]
             if "iree.reflection" in op.attributes:
                 old = ir.DictAttr(op.attributes["iree.reflection"])
                 entries.update({old[i].name: old[i].attr for i in range(len(old))})
@@ -173,7 +176,8 @@ def compile(source, target: str = "llvm-cpu", *, flags: Sequence[str] = (), pass
             module = as_module(source)
         passes = target_preset(target) if passes is None else passes
         with timing.stage("Cache key"):
-            key = _cache.compile_key(_context.bytecode(module), target, defaults, passes, legalize)
+            key = _cache.compile_key(_context.bytecode(module), target, defaults, passes, legalize,
+                                     registrations_key(module))
         produced = False
 
         def produce() -> bytes:
@@ -218,13 +222,16 @@ def _timeout_default() -> float | None:
 def prepare(module: ir.Module, target: str = "llvm-cpu", passes: str | None = None,
             legalize: bool = True) -> None:
     """Runs, in place, what ``compile`` runs before IREE: ``passes`` (default: the
-    target's preset), the IREE legalizations, and the reflection the runtime reads
+    target's preset), the IREE legalizations (then the target's own: ``vulkan-legalize``
+    for vulkan-spirv), and the reflection the runtime reads
     (program shape, driver)."""
     passes = target_preset(target) if passes is None else passes
     if passes:
         run_passes(module, passes)
     if legalize:
         run_passes(module, "iree-legalize")
+        if target_legalize(target):
+            run_passes(module, target_legalize(target))
     _record_reflection(module, target)
 
 

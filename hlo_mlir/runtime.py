@@ -21,9 +21,12 @@ the program also sorts or updates it in place is ensured at compile time, by the
 
 from __future__ import annotations
 
+import atexit
 import functools
+import gc
 import os
 import re
+import weakref
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -31,7 +34,7 @@ import iree.runtime as _rt
 import numpy as np
 from iree.runtime.function import FunctionInvoker as _FunctionInvoker
 
-from hlo_mlir import artifacts
+from hlo_mlir import artifacts, host
 from hlo_mlir import types as _types
 from hlo_mlir.errors import CallArgumentError, RuntimeCallError, did_you_mean
 from hlo_mlir.shape import Shape
@@ -163,7 +166,7 @@ class Function:
         # Contiguous, converted only when needed: the runtime copies each argument into a
         # fresh device buffer, so a program that writes into its argument buffers
         # (iree-org/iree#16168) never reaches the caller's array (a test checks it).
-        out.append(np.asarray(array, dtype=shape.dtype, order="C"))
+        out.append(np.asarray(array, dtype=_abi_dtype(shape.dtype), order="C"))
 
     def __call__(self, *args):
         module = self._module
@@ -172,10 +175,14 @@ class Function:
         flat = self._flatten_args(args)
         try:
             raw = self._vm_function(*flat)
+            module._raise_host_error()
             # An empty result tuple comes back from the VM as None.
             values = [] if raw is None else list(raw) if isinstance(raw, (tuple, list)) else [raw]
             outputs = _unshared([module._to_host(v) for v in values])
+        except RuntimeCallError:
+            raise
         except (RuntimeError, ValueError, TypeError) as e:
+            module._raise_host_error()
             if _DEVICE_LOST in str(e):
                 module._device_lost()
                 raise RuntimeCallError(f"{self.name}: {module._lost} The IREE runtime said: {e}") from None
@@ -183,9 +190,24 @@ class Function:
         if self.signature is None:
             return outputs[0] if len(outputs) == 1 else tuple(outputs)
         results = self.signature.results
+        leaves = [leaf for r in results for leaf in r.leaves()]
+        if len(leaves) == len(outputs):
+            outputs = [o.astype(s.dtype) if not s.is_token and s.dtype in _SUB_BYTE_ABI else o
+                       for o, s in zip(outputs, leaves, strict=True)]
         if len(results) == 1 and not results[0].is_tuple:
             return outputs[0]
         return tuple(outputs)
+
+
+# Sub-byte integers cross the ABI as 8-bit ones (the ``widen-sub-byte-integers`` pass):
+# the runtime converts ml_dtypes' int2/int4/uint2/uint4 arrays in and out.
+_SUB_BYTE_ABI = {_types.dtype_of(_types.PrimitiveType(t)): np.dtype(w) for t, w in [
+    ("s2", np.int8), ("s4", np.int8), ("u2", np.uint8), ("u4", np.uint8)]}
+
+
+def _abi_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype an argument or result of ``dtype`` has at the compiled function's ABI."""
+    return _SUB_BYTE_ABI.get(dtype, dtype)
 
 
 def _unshared(outputs: list[np.ndarray]) -> list[np.ndarray]:
@@ -235,7 +257,12 @@ def _describe(arg) -> str:
 
 
 class LoadedModule:
-    """A loaded vmfb: ``module.main(x, y)`` or ``module["main"](x, y)``."""
+    """A loaded vmfb: ``module.main(x, y)`` or ``module["main"](x, y)``.
+
+    A program with Infeed or Outfeed reads ``module.infeed`` and writes ``module.outfeed``
+    (:class:`hlo_mlir.host.HostQueue`: ``put(array)``, ``get()``), in program order; Send
+    and Recv it does not pair up itself use ``module.channel(handle)``.
+    """
 
     def __init__(self, vmfb: bytes, driver: str | None, allocator: str | None = None):
         if driver is not None and driver not in DRIVERS:
@@ -249,6 +276,10 @@ class LoadedModule:
         # the deployment manifest, when loaded from a path that has one
         self.manifest: artifacts.Manifest | None = None
         self.functions: dict[str, Function] = {}
+        self.infeed = host.HostQueue("infeed")
+        self.outfeed = host.HostQueue("outfeed")
+        self.channels: dict[int, host.HostQueue] = {}
+        self._host_errors: list[BaseException] = []
         try:
             self._load(vmfb, allocator)
         except (RuntimeError, ValueError, IndexError, UnicodeDecodeError) as e:
@@ -269,7 +300,14 @@ class LoadedModule:
             allocator = "caching" if self.driver in _LOCAL_DRIVERS else "default"
         self._device = _device(self.driver, allocator)
         hal_module = _rt.create_hal_module(instance, self._device)
-        self._context = _rt.VmContext(instance, modules=[hal_module, self._vm_module])
+        modules = [hal_module, self._vm_module]
+        calls = host.parse_host_calls([f.reflection or {} for f in exports])
+        if calls:
+            self._host_module = host.create_host_module(calls, self._host_queue, self._device,
+                                                        self._host_array, self._host_errors)
+            modules.insert(1, self._host_module[1])
+            _WITH_HOST_MODULES.add(self)
+        self._context = _rt.VmContext(instance, modules=modules)
         for vm_function in exports:
             reflection = vm_function.reflection or {}
             signature: Signature | None
@@ -280,6 +318,40 @@ class LoadedModule:
             invoker = _FunctionInvoker(self._context, self._device, vm_function)
             self.functions[vm_function.name] = Function(self, vm_function.name, invoker, signature)
 
+    def channel(self, handle: int) -> host.HostQueue:
+        """The queue of Send/Recv channel ``handle`` (one the program does not pair up itself):
+        ``get()`` what the program sent, ``put(value)`` what it will receive."""
+        if handle not in self.channels:
+            self.channels[handle] = host.HostQueue(f"channel({handle})")
+        return self.channels[handle]
+
+    def _host_queue(self, call: host.HostCall) -> host.HostQueue:
+        if call.kind in ("infeed", "outfeed"):
+            return self.infeed if call.kind == "infeed" else self.outfeed
+        return self.channel(call.channel)
+
+    def _host_array(self, buffer_view, shape: Shape) -> np.ndarray:
+        """A new numpy array holding a device value a host call received."""
+        value = _rt.DeviceArray(self._device, buffer_view, override_dtype=shape.dtype)
+        return np.array(self._to_host(value), copy=True)
+
+    def _raise_host_error(self) -> None:
+        """Raises the error a host call (infeed, outfeed, a HostFunction) failed with."""
+        if not self._host_errors:
+            return
+        error = self._host_errors.pop(0)
+        self._host_errors.clear()
+        if isinstance(error, RuntimeCallError):
+            raise error
+        raise RuntimeCallError(f"a host call failed: {type(error).__name__}: {error}") from error
+
+    def _release_host_module(self) -> None:
+        """Drops the VM context and the Python host module (at exit: nanobind reports the
+        PyModuleInterface as leaked if it outlives the interpreter's teardown)."""
+        self.functions.clear()
+        self._context = None
+        self._host_module = None
+
     def __getitem__(self, name: str) -> Function:
         try:
             return self.functions[name]
@@ -288,7 +360,8 @@ class LoadedModule:
                 f"no function {name!r}; the module has {sorted(self.functions)}.") from None
 
     def __getattr__(self, name: str) -> Function:
-        if name.startswith("_") or name in ("functions", "driver", "manifest"):
+        if name.startswith("_") or name in ("functions", "driver", "manifest", "infeed", "outfeed",
+                                            "channels"):
             raise AttributeError(name)
         return self[name]
 
@@ -330,6 +403,16 @@ class LoadedModule:
             mapped = value.to_host()
             return np.asarray(_DeviceMemory(mapped, self._device)).view(mapped.dtype)
         return _read_back(self._device, buffer_view, value.dtype)
+
+
+_WITH_HOST_MODULES: "weakref.WeakSet[LoadedModule]" = weakref.WeakSet()
+
+
+@atexit.register
+def _release_host_modules() -> None:
+    for module in list(_WITH_HOST_MODULES):
+        module._release_host_module()
+    gc.collect()
 
 
 class _DeviceMemory:

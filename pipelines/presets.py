@@ -28,6 +28,10 @@ themselves, presets run the cleanups after them. ``hlo_mlir.compile`` and
   select-and-scatter expander emit gathers and scatters), and the element-wise
   legalizations (pred-arithmetic, c99-pow-atan2-cbrt, ...) last. ``hlo_mlir.compile``
   runs it after the optimization preset.
+- ``vulkan-legalize``: what the pinned IREE gets wrong only on vulkan-spirv (Mesa's
+  shader compiler folding NaN/inf arithmetic, SPIR-V's missing f64 math, ...): every pass
+  with ``legalizes_for_target = "vulkan-spirv"``. ``hlo_mlir.compile`` runs it after
+  ``iree-legalize`` for that target only (``target_legalize``).
 
 Every pass in ``O2``, ``cpu`` and ``gpu`` is exact: it keeps every output bit for bit
 (tests/unit, under the semantics check); ``python -m benchmarks.presets`` measures what
@@ -38,7 +42,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Preset", "PRESETS", "IREE_LEGALIZE", "TARGET_PRESETS", "target_preset"]
+__all__ = ["Preset", "PRESETS", "IREE_LEGALIZE", "VULKAN_LEGALIZE", "TARGET_PRESETS", "target_preset",
+           "target_legalize"]
 
 
 @dataclass(frozen=True)
@@ -52,7 +57,11 @@ IREE_LEGALIZE = [
     "type-extensions-to-bounds",
     "map-invariant-body",
     "custom-call-expander",
+    "host-calls",  # after custom-call-expander (its expansions may hold infeeds), before token-elimination
     "token-elimination",
+    # After token-elimination (it records the program shape the runtime sees), before
+    # float-to-int-saturation (which saturates the float -> s32 converts it emits).
+    "widen-sub-byte-integers",
     "set-dimension-size-clamp",
     "cholesky-expander",
     "triangular-solve-expander",
@@ -102,6 +111,8 @@ IREE_LEGALIZE = [
     "complex-log",
     "complex-pow",  # reads c99-pow-atan2-cbrt's C99 pow and atan2, emits them expanded
     "complex-exp",
+    "complex-sin-cos",  # before trig-range-reduction, which reduces its real sin/cos
+    "complex-expm1",
     "complex-abs",
     "complex-sqrt-sign",
     "f64-log1p",  # after complex-log, whose log|z| reads log1p
@@ -119,6 +130,20 @@ IREE_LEGALIZE = [
     # Last: after every pass that emits converts to bf16 (c99-pow-atan2-cbrt).
     "bf16-scalar-rounding",
     "half-scalar-barrier",  # after bf16-scalar-rounding, whose rounding of a constant it fences
+]
+
+# What the pinned IREE gets wrong only on vulkan-spirv (Mesa's shader compiler, SPIR-V's
+# instruction set): every pass with ``legalizes_for_target = "vulkan-spirv"``, run after
+# ``iree-legalize`` (f64-log1p emits the log that vulkan-f64-math reports; the check last).
+VULKAN_LEGALIZE = [
+    "vulkan-float-rem",
+    "vulkan-signed-zero-min-max",
+    "vulkan-log1p",
+    "vulkan-narrow-clz",
+    "vulkan-bf16-from-integers",
+    "vulkan-bf16-reduce",
+    "vulkan-inf-nan-arithmetic",
+    "vulkan-f64-math",
 ]
 
 PRESETS: dict[str, Preset] = {
@@ -145,11 +170,23 @@ PRESETS: dict[str, Preset] = {
                "selects, reduction dimension cleanups, concatenate splitting)"),
         Preset("iree-legalize", ",".join(IREE_LEGALIZE),
                "expanders that make the pinned IREE compute XLA's answers"),
+        Preset("vulkan-legalize", ",".join(VULKAN_LEGALIZE),
+               "rewrites that make the pinned IREE compute XLA's answers on vulkan-spirv (after "
+               "iree-legalize)"),
     ]
 }
 
 # The pipeline ``hlo_mlir.compile`` runs for each target unless given ``passes``.
 TARGET_PRESETS: dict[str, str] = {"llvm-cpu": "cpu", "vulkan-spirv": "gpu", "cuda": "gpu"}
+
+
+# The legalizations ``hlo_mlir.compile`` runs after ``iree-legalize`` for one target only.
+TARGET_LEGALIZE: dict[str, str] = {"vulkan-spirv": "vulkan-legalize"}
+
+
+def target_legalize(target: str) -> str:
+    """The preset of ``target``'s own legalizations (``vulkan-legalize``); "" for none."""
+    return TARGET_LEGALIZE.get(target, "")
 
 
 def target_preset(target: str) -> str:

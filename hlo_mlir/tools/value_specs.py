@@ -66,10 +66,28 @@ def _parse_meta(meta: str):
     return dims, _element_dtype(m.group(2))
 
 
-def _parse_element(token: str, dtype):
+def _kind(dtype) -> str:
+    """numpy's kind letter of ``dtype``; ml_dtypes' int2/int4 are ``i`` and uint2/uint4 ``u``."""
     import numpy as np
 
-    kind = np.dtype(dtype).kind
+    from hlo_mlir import types
+    from hlo_mlir.errors import DTypeError
+
+    dtype = np.dtype(dtype)
+    if dtype.kind != "V":
+        return dtype.kind
+    try:
+        t = types.from_dtype(dtype)
+    except DTypeError:
+        return dtype.kind
+    return "i" if t.is_signed_integer else "u" if t.is_unsigned_integer else dtype.kind
+
+
+def _parse_element(token: str, dtype):
+    import ml_dtypes
+    import numpy as np
+
+    kind = _kind(dtype)
     try:
         if kind == "b":
             low = token.lower()
@@ -80,7 +98,7 @@ def _parse_element(token: str, dtype):
             raise ValueError(token)
         if kind in "iu":
             value = int(token, 0)
-            info = np.iinfo(dtype)
+            info = ml_dtypes.iinfo(dtype)
             if not info.min <= value <= info.max:
                 raise InputSpecError(f"value {token} is out of range for {np.dtype(dtype).name} "
                                      f"[{info.min}, {info.max}].")
@@ -228,7 +246,7 @@ def format_buffer_view(array, max_elements: int = 1024) -> str:
     import numpy as np
 
     array = np.asarray(array)
-    kind = array.dtype.kind
+    kind = _kind(array.dtype)
     budget = [max_elements]
 
     def rows(a) -> str:

@@ -1,10 +1,12 @@
 """iree-unsupported-ops: fails with a CompileError naming every op the IREE runtime cannot run.
 
 IREE has no infeed or outfeed queues, no channels (Send/Recv) and no custom-call
-functions. Without this check IREE rejects such a module with "failed to legalize
-operation"; with it, the user reads what the op is, where it was built and what to do
-instead. The check runs last among the IREE legalizations, after ``custom-call-expander``
-(registered targets are gone by then) and ``token-elimination``. It changes nothing.
+functions (``host-calls`` makes infeed, outfeed, send, recv and HostFunction targets
+calls into the runtime's host module before this check). Without this check IREE
+rejects such a module with "failed to legalize operation"; with it, the user reads
+what the op is, where it was built and what to do instead. The check runs last among
+the IREE legalizations, after ``custom-call-expander`` (registered targets are gone by
+then) and ``token-elimination``. It changes nothing.
 """
 
 from __future__ import annotations
@@ -20,16 +22,17 @@ from pipelines.registry import register
 
 __all__ = ["IreeUnsupportedOps", "UnsupportedOpError", "REASONS"]
 
+_HOST_CALLS = "run pass host-calls before this check (iree-legalize does), which makes it "
+
 REASONS = {
     "stablehlo.infeed": "Infeed is not supported by the IREE runtime: it has no infeed queue to read from; "
-                        "pass the data as a parameter instead.",
+                        + _HOST_CALLS + "read the loaded module's infeed queue.",
     "stablehlo.outfeed": "Outfeed is not supported by the IREE runtime: it has no outfeed queue to write to; "
-                         "return the data as a result instead.",
+                         + _HOST_CALLS + "write the loaded module's outfeed queue.",
     "stablehlo.send": "Send is not supported by the IREE runtime: it has no channels to another computation "
-                      "or the host; pass the data directly (one device) or use a collective op.",
+                      "or the host; " + _HOST_CALLS + "data flow or a host channel.",
     "stablehlo.recv": "Recv is not supported by the IREE runtime: it has no channels from another "
-                      "computation or the host; pass the data as a parameter (one device) or use a "
-                      "collective op.",
+                      "computation or the host; " + _HOST_CALLS + "data flow or a host channel.",
 }
 
 
@@ -48,11 +51,13 @@ def _reason(op) -> str | None:
     registered = registered_custom_call_targets()
     if call_target(op) in registered:
         return (f"CustomCall target {call_target(op)!r} is registered but was not expanded; run "
-                f"custom-call-expander before this check.")
+                f"custom-call-expander and host-calls before this check (a HostFunction target "
+                f"takes no tokens).")
     known = ", ".join(registered) or "none"
     return (f"CustomCall target {call_target(op)!r} is not registered, and IREE has no custom-call "
             f"functions; registered targets: {known}. Register it with "
-            f"hlo_mlir.register_custom_call_target(name, expansion).")
+            f"hlo_mlir.register_custom_call_target(name, expansion), or with "
+            f"hlo_mlir.HostFunction(fn) to run a Python function on the host.")
 
 
 @register

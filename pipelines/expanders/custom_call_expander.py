@@ -12,7 +12,8 @@ becomes::
     func.func private @custom_call_my_softplus(%arg0: tensor<4xf32>) -> tensor<4xf32> { ... }
 
 A call with several results calls an expansion returning their tuple and takes it
-apart. Conditions: the target is registered and its expansion takes the call's operand
+apart. Conditions: the target is registered (not as a HostFunction: ``host-calls``
+makes those calls into the host) and its expansion takes the call's operand
 shapes and returns its result shape (else the pass fails naming both). Calls of
 unregistered targets stay; ``iree-unsupported-ops`` reports them. ``inline`` (and the
 cleanups after it) remove the calls; IREE inlines them too. The expansions may contain
@@ -25,17 +26,22 @@ from typing import Sequence
 
 from iree.compiler import ir
 
-from dialect_ops.custom_call import custom_call_expansion, registered_custom_call_targets
+from dialect_ops.custom_call import (
+    custom_call_expansion,
+    is_host_function_target,
+    registered_custom_call_targets,
+)
 from dialect_ops.tuple_ops import get_tuple_element
 from hlo_mlir import _emit
 from hlo_mlir.builder import XlaComputation
 from hlo_mlir.call_graph import import_computation
+from hlo_mlir.errors import HloMlirError
 from hlo_mlir.ir_access import string_attr
 from hlo_mlir.shape import Shape
 from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
 
-__all__ = ["CustomCallExpander", "call_target", "backend_config_text"]
+__all__ = ["CustomCallExpander", "call_target", "backend_config_text", "registrations_key"]
 
 
 def call_target(op) -> str:
@@ -60,7 +66,8 @@ class CustomCallExpander(ExpanderPass):
     def run(self, module: ir.Module) -> bool:
         self._module = module
         self._imported: dict[int, tuple[XlaComputation, str]] = {}
-        self._targets = set(registered_custom_call_targets())
+        # HostFunction targets run on the host (pass host-calls), not as an expansion
+        self._targets = {t for t in registered_custom_call_targets() if not is_host_function_target(t)}
         return super().run(module)
 
     def matches(self, op) -> bool:
@@ -81,3 +88,36 @@ class CustomCallExpander(ExpanderPass):
     def _import(self, computation: XlaComputation) -> str:
         """The private function holding ``computation`` in the module (imported once)."""
         return import_computation(self._module, computation, self._imported)
+
+
+def registrations_key(module: ir.Module) -> str:
+    """What the registry says about each custom call in ``module``, as text for the compile
+    cache's key (``hlo_mlir.compile``): the expansion's text, ``host`` for a HostFunction,
+    ``unregistered``; empty without custom calls. A target registered anew must not be
+    served the vmfb compiled for its old registration."""
+    lines: set[str] = set()
+
+    def visit(op):
+        if op.operation.name == "stablehlo.custom_call":
+            lines.add(_registration(op))
+        return ir.WalkResult.ADVANCE
+
+    with module.context:
+        module.operation.walk(visit)
+    return "\n".join(sorted(lines))
+
+
+def _registration(op) -> str:
+    name = call_target(op)
+    if name not in registered_custom_call_targets():
+        return f"{name}: unregistered"
+    if is_host_function_target(name):
+        return f"{name}: host"
+    results = [_emit.shape_of(r) for r in op.results]
+    shape = results[0] if len(results) == 1 else Shape.tuple_shape(results)
+    try:
+        expansion = custom_call_expansion(name, _emit.shapes_of(list(op.operands)), shape,
+                                          backend_config_text(op))
+    except HloMlirError as e:  # the expander reports it; the key only needs to differ
+        return f"{name}: {e}"
+    return f"{name}: {expansion}"

@@ -44,7 +44,7 @@ from pipelines.pass_base import ExpanderPass
 from pipelines.registry import register
 from pipelines.values import Expr, where
 
-__all__ = ["ComplexPow", "reduced_2pi"]
+__all__ = ["ComplexPow", "reduced_2pi", "turn_fraction"]
 
 _KEEP = 8  # significant bits of each leading part of 2 pi: k * part is exact for |k| < 2^16
 _K_LIMIT = 2.0 ** (24 - _KEEP)
@@ -71,21 +71,36 @@ def _inverse_2pi_chunks(count: int = 9) -> list[int]:
     return [(scaled >> (24 * (count - 1 - i))) & 0xFFFFFF for i in range(count)]
 
 
-def _huge_reduced_2pi(q: Expr) -> Expr:
-    """``q`` (f32, finite) minus the nearest multiple of 2 pi, in [-pi, pi), for any
-    magnitude (Payne-Hanek): ``|q| = M 2^e`` with the 24-bit integer mantissa ``M``, and
-    ``frac(M 2^e / (2 pi))`` as a 64-bit fixed-point fraction, the sum of the products of
-    ``M`` with 24-bit chunks of 1 / (2 pi) shifted into place (u64, wrapping); its top bits,
-    signed, are the angle's fraction of a turn."""
+def turn_fraction(q: Expr) -> Expr:
+    """``frac(|q| / (2 pi)) * 2^64`` (u64, truncated, at most 9 below) of a finite f32 ``q``
+    with ``|q| >= 2^13`` (garbage below: callers select it only there) (Payne-Hanek):
+    ``|q| = M 2^e`` with the 24-bit integer mantissa ``M``, ``-10 <= e <= 104``; the sum of
+    the products of ``M`` with 24-bit chunks of 1 / (2 pi) shifted into place (u64, wrapping:
+    whole turns fall off the top). A chunk whose shift has one sign over that range of ``e``
+    shifts one way only."""
     bits = q.convert_bits("u32")
     mantissa = ((bits & 0x7FFFFF) | 0x800000).convert("u64")
     e = ((bits >> 23) & 0xFF).convert("s64") - 150  # |q| = mantissa * 2^e
-    total = mantissa * 0
+    total = mantissa & 0  # u64 zero
     for i, chunk in enumerate(_inverse_2pi_chunks()):
         product = mantissa * chunk  # < 2^48
-        shift = e + (40 - 24 * i)  # the product's bit 0 lands at bit `shift` of the fraction
-        total = total + where(shift.compare("GE", 0), product << shift.convert("u64"),
-                              product >> (-shift).convert("u64"))
+        offset = 40 - 24 * i  # the product's bit 0 lands at bit e + offset of the fraction
+        shift = e + offset
+        if offset - 10 >= 0:
+            term = product << shift.convert("u64")
+        elif offset + 104 <= 0:
+            term = product >> (-shift).convert("u64")
+        else:
+            term = where(shift.compare("GE", 0), product << shift.convert("u64"),
+                         product >> (-shift).convert("u64"))
+        total = total + term
+    return total
+
+
+def _huge_reduced_2pi(q: Expr) -> Expr:
+    """``q`` (f32, finite) minus the nearest multiple of 2 pi, in [-pi, pi), for any
+    magnitude: the top bits of ``turn_fraction``, signed, are the angle's fraction of a turn."""
+    total = turn_fraction(q)
     turns = (total.convert_bits("s64") >> 40).convert("f32") * 2.0 ** -24 + \
         ((total >> 16) & 0xFFFFFF).convert("f32") * 2.0 ** -48  # in [-1/2, 1/2)
     two_pi = float(np.float32(2 * np.pi))

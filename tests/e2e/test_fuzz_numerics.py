@@ -6,13 +6,14 @@ and tests/fuzz/known.py names these tests.
   so the absolute error grows with ``|x|`` (about ``|x| * 3e-8``: 1.4e-5 at 256, 0.8 at
   2^24) and the reduction overflows for ``|x| > ~1e9``: sin(1e10) = -6.0e21, sin(3.4e38) =
   -inf, bf16 tan of a large value is NaN. XLA CPU is within 2e-8 everywhere.
-  ``trig-range-reduction`` reduces ``|x| < 8192`` itself (tests/e2e/test_trig_range_reduction.py);
-  past it IREE's reduction stays.
+  ``trig-range-reduction`` reduces every finite argument itself (Cody-Waite below 8192,
+  Payne-Hanek past it; tests/e2e/test_trig_range_reduction.py): fixed.
 - c64 arithmetic with huge or non-finite parts: the textbook complex division overflows
   (``x / x`` with a part of 3.4e38 is NaN, XLA 1; ``(1+1j) / (inf+0j)`` is NaN, XLA 0) or
   underflows (``(0.25-1j) / -1.2e-38j`` is inf+NaN·j, XLA 8.5e37+2.1e37j): fixed by
   ``complex-division`` (tested here on llvm-cpu and Vulkan);
-  ``cos``/``sin``/``tan`` of a huge real part inherit the real range reduction; ``tan``,
+  ``cos``/``sin`` of a huge real part inherited the real range reduction (fixed by
+  ``complex-sin-cos``); ``tan``,
   ``tanh`` and ``logistic`` of inf/NaN or huge parts give NaN where XLA's answer is finite.
 
 Each test asserts XLA's answer (strict mode) and, where numpy defines the value, numpy's;
@@ -95,25 +96,21 @@ def _check_trig(name: str, x: np.ndarray, numpy_rtol: float, iree_rtol: float) -
 LARGE = np.array([F32_MAX, -F32_MAX, 1e10, 1e6, 256.0], np.float32)
 
 
-@pytest.mark.xfail(strict=True, reason="IREE reduces f32 sin/cos/tan arguments with a single-precision pi: "
-                                       "error ~|x|*3e-8, overflow past ~1e9 (docs/iree-defects.md, "
-                                       "'sin/cos/tan of large arguments'; issue 12)")
 @pytest.mark.parametrize("name", sorted(TRIG))
 def test_f32_trig_of_large_arguments(name):
+    """Payne-Hanek past |x| = 8192 (trig-range-reduction; ULP bounds on a dense grid in
+    tests/e2e/test_trig_range_reduction.py)."""
     _check_trig(name, LARGE, 2 ** -22, 2 ** -20)
 
 
-@pytest.mark.xfail(strict=True, reason="bf16 tan of a large value is NaN on IREE (docs/iree-defects.md, "
-                                       "'sin/cos/tan of large arguments'; issue 12)")
 def test_bf16_tan_of_large_arguments():
     _check_trig("Tan", np.array([3.0e38, -1.0e20, 1.0e10], ml_dtypes.bfloat16), 2 ** -7, 2 ** -6)
 
 
 # --- complex specials -------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="c64 cos/sin of a huge real part: IREE's real range reduction "
-                                       "overflows (docs/iree-defects.md, 'complex specials'; issue 12)")
 @pytest.mark.parametrize("name", ["Cos", "Sin"])
 def test_c64_trig_of_huge_real_part(name):
+    """complex-sin-cos: XLA's formula with real sin/cos that trig-range-reduction reduces."""
     _check_trig(name, np.array([-F32_MAX - 0.15j, 1e10 + 0.5j, 3e4 - 1j], np.complex64), 2 ** -20, 2 ** -20)
 
 
@@ -179,9 +176,11 @@ def _fuzz_program(op: str, dtype: str, *inputs: np.ndarray):
 
 
 @pytest.mark.parametrize("op, dtype, inputs, name", [
-    ("Sin", "f32", [np.array([1e10, 0.5, -3.4e38], np.float32)], "large-argument-trig"),
-    ("Tan", "bf16", [np.array([1e20, 0.5], ml_dtypes.bfloat16)], "large-argument-trig"),
-    ("Cos", "c64", [np.array([-F32_MAX - 0.15j, 1j], np.complex64)], "complex-specials"),
+    ("Tan", "c64", [np.array([F32_MAX + 1.5j, 1j], np.complex64)], "complex-specials"),
+    # fixed by trig-range-reduction (Payne-Hanek) and complex-sin-cos: a mismatch would be a finding
+    ("Sin", "f32", [np.array([1e10, 0.5, -3.4e38], np.float32)], ""),
+    ("Tan", "bf16", [np.array([1e20, 0.5], ml_dtypes.bfloat16)], ""),
+    ("Cos", "c64", [np.array([-F32_MAX - 0.15j, 1j], np.complex64)], ""),
     # no input the defects are about: IREE gives XLA's answer, a mismatch would be a finding
     ("Sin", "f32", [np.array([0.5, -2.0, 10.0], np.float32)], ""),
     ("Div", "c64", [np.array([1 + 2j, 3 - 1j], np.complex64)] * 2, ""),
@@ -328,14 +327,12 @@ def test_tan_near_its_poles(name):
     _same(oracle.run_iree(comp, x), expected, 2 ** -20)
 
 
-@pytest.mark.parametrize("name", [
-    "Exp", pytest.param("Expm1", marks=pytest.mark.xfail(
-        strict=True, reason="c64 expm1 of a large imaginary part inherits IREE's f32 cos/sin range "
-                            "reduction (docs/iree-defects.md, 'complex specials'; issue 12)"))])
+@pytest.mark.parametrize("name", ["Exp", "Expm1"])
 def test_c64_exp_of_a_large_imaginary_part(name):
     """exp(15.05 + 415.76j) is 1649551.9+3023580j (XLA), IREE 1649586.8+3023561j;
     exp(-0.1 + 3.4e38j) is 0.77-0.47j (XLA), IREE -inf-inf j (programs 207, 249, 597);
-    exp is XLA's since complex-exp (its imaginary part reduced by 2 pi, Payne-Hanek past 4.1e5)."""
+    exp is XLA's since complex-exp (its imaginary part reduced by 2 pi, Payne-Hanek past 4.1e5),
+    expm1 since complex-expm1 (real sin/cos that trig-range-reduction reduces)."""
     z = np.complex64([15.052225 + 415.7616j, -0.096843176 + F32_MAX * 1j, 0.5 - F32_MAX * 1j])
     comp = _unary({"Exp": Exp, "Expm1": Expm1}[name], z)
     expected = oracle.run_xla(comp, z, strict=True)

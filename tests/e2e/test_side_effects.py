@@ -1,12 +1,11 @@
 """End to end: tokens (CreateToken, AfterAll), Infeed, Outfeed, Send, Recv, OptimizationBarrier.
 
-What runs: token plumbing that orders no effects (``token-elimination`` removes it
-before IREE), and OptimizationBarrier; both are compared with numpy and XLA CPU, except
-where the entry takes or returns a token: PjRt cannot pass tokens across the call, so
-those compare with numpy only. What cannot run: Infeed, Outfeed, Send and Recv (the
-IREE runtime has no queues or channels); they build and verify, compiling them raises a
-CompileError naming the op, and their run tests are strict xfails. They are never run
-on XLA either: without a host feeding the queue, XLA's infeed waits forever.
+Token plumbing that orders no effects (``token-elimination`` removes it before IREE),
+and OptimizationBarrier, are compared with numpy and XLA CPU, except where the entry
+takes or returns a token: PjRt cannot pass tokens across the call, so those compare with
+numpy only. Infeed, Outfeed, Send and Recv run through the host module (pass
+``host-calls``, hlo_mlir/host.py) and compare with numpy only: without a host feeding
+the queue, XLA's infeed waits forever (tests/e2e/test_host_calls.py has more).
 """
 
 import numpy as np
@@ -207,30 +206,38 @@ def _recv():
     return b.build(Recv(b, Shape.parse("f32[3]"), ChannelHandle(1)) * 2.0), ()
 
 
-UNSUPPORTED = {
-    "Infeed": (_infeed, r"Infeed is not supported by the IREE runtime: it has no infeed queue"),
-    "Outfeed": (_outfeed, r"Outfeed is not supported by the IREE runtime: it has no outfeed queue"),
-    "Send": (_send, r"Send is not supported by the IREE runtime: it has no channels"),
-    "Recv": (_recv, r"Recv is not supported by the IREE runtime: it has no channels"),
+def _feed(module):
+    module.infeed.put(X)
+
+
+# op -> (build, put what the program reads, get what it wrote, expected result, expected written)
+EFFECTS = {
+    "Infeed": (_infeed, _feed, None, X * 2, None),
+    "Outfeed": (_outfeed, None, lambda module: module.outfeed.get(), X + 1, X),
+    "Send": (_send, None, lambda module: module.channel(1).get(), X + 1, X),
+    "Recv": (_recv, lambda module: module.channel(1).put(X), None, X * 2, None),
 }
 
 
-@pytest.mark.parametrize("op", sorted(UNSUPPORTED))
-def test_unsupported_effect_fails_to_compile_naming_the_op(op):
-    build, message = UNSUPPORTED[op]
-    comp, _ = build()
+@pytest.mark.parametrize("op", sorted(EFFECTS))
+def test_effect_runs_through_the_host_module(op):
+    """host-calls makes each effect a call into the loaded module's queues: infeed and
+    outfeed, and channel 1 for a Send or Recv without its partner in the program."""
+    build, put, get, expected, written = EFFECTS[op]
+    comp, args = build()
+    module = hm.runtime.load(hm.compile(comp))
+    if put:
+        put(module)
+    assert_close(module.main(*args), expected, 0, 0, op)
+    if get:
+        assert_close(get(module), written, 0, 0, f"{op} wrote")
+
+
+def test_effect_without_host_calls_fails_to_compile_naming_the_op():
+    """Without host-calls (a pipeline that leaves it out) the check names the op."""
+    comp, _ = _infeed()
     comp.verify()
-    with pytest.raises(CompileError, match=message) as info:
-        hm.compile(comp)
+    with pytest.raises(CompileError, match=r"Infeed is not supported by the IREE runtime: it has no infeed "
+                                           r"queue to read from; run pass host-calls") as info:
+        hm.compile(comp, passes="iree-unsupported-ops", legalize=False)
     assert "test_side_effects.py:" in str(info.value)  # where the op was built
-
-
-@pytest.mark.xfail(strict=True, raises=CompileError,
-                   reason="the IREE runtime has no infeed/outfeed queues and no channels: "
-                          "Infeed, Outfeed, Send and Recv cannot run")
-@pytest.mark.parametrize("op", sorted(UNSUPPORTED))
-def test_unsupported_effect_runs(op):
-    comp, args = UNSUPPORTED[op][0]()
-    expected = {"Infeed": X * 2, "Recv": X * 2}.get(op, X + 1)  # with X fed / received
-    assert_close(run_iree(comp, *args), expected, 0, 0, op)
-

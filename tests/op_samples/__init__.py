@@ -4,7 +4,8 @@ Each family module here defines ``SAMPLES: dict[str, Callable[[], Sample]]`` key
 the spec op name (``"Add"``, ``"DynamicSlice"``). A sample builds a computation with
 the builder and gives inputs and a reference result computed by numpy/scipy (never by
 hlo-mlir). ``scripts/coverage.py`` runs every sample through build -> verify ->
-compile (llvm-cpu) -> run -> compare and writes ``docs/coverage.md``.
+compile -> run -> compare on each target (llvm-cpu, vulkan-spirv; cuda is compiled) and
+writes ``docs/coverage.md``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ class Sample:
     no_xla: str = ""
     # Extra compile flags or run settings, when an op needs them.
     run_kwargs: dict = field(default_factory=dict)
+    # Called with the loaded module before the run (fills an infeed or a channel queue).
+    prepare: Callable[[Any], None] | None = None
 
 
 def all_samples() -> dict[str, Callable[[], Sample]]:

@@ -282,6 +282,25 @@ def test_interrupt_while_writing_leaves_no_partial_file(tmp_path, monkeypatch):
     assert _files(tmp_path) == []  # neither the file nor its temporary
 
 
+def test_writing_to_a_device_or_pipe_writes_into_it(tmp_path):
+    """`hlo-compile -o /dev/null` as root renamed the vmfb's temporary over /dev/null, making
+    it a regular file (found while regenerating docs/coverage.md). A path that is not a
+    regular file is written in place; a FIFO stands in for the device here."""
+    import stat
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    artifacts.write_all_atomic([(tmp_path / "a.vmfb", b"vmfb"), (fifo, b"through the pipe")])
+    reader.join(timeout=30)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and got == [b"through the pipe"]
+    assert (tmp_path / "a.vmfb").read_bytes() == b"vmfb"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.vmfb", "pipe"]  # no temporaries left
+
+
 def test_sigint_to_isolated_compile_stops_child_and_writes_nothing(tmp_path):
     # The entry signals that it started, then stands in for a long compile.
     (tmp_path / "slow.py").write_text(
