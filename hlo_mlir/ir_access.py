@@ -18,6 +18,8 @@ form:
 - ``dimension_bounds``, ``mhlo_type_extension_bounds``: a tensor type's ``#stablehlo.bounds<4, ?>``
   or ``#mhlo.type_extensions<bounds = [4, ?]>`` encoding;
 - ``is_token``: the type ``!stablehlo.token``;
+- ``sub_byte_constant_values``: a non-splat s2/s4/u2/u4 ``dense<...>``, which the bindings
+  cannot read (from the attribute's literal);
 - ``complex_constant_values``: a complex ``dense<...>``, which the bindings cannot wrap at
   all, so it is the one reader that prints an op: the constant that holds it.
 
@@ -26,6 +28,7 @@ Nothing here prints a module or searches printed IR.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -46,7 +49,8 @@ __all__ = [  # functions; types; builtin attributes; StableHLO attributes
     "rng_distribution", "transpose_a", "DotDimensions", "dot_dimension_numbers", "GatherDimensions",
     "gather_dimension_numbers", "ScatterDimensions", "scatter_dimension_numbers", "ConvDimensions",
     "convolution_dimension_numbers", "ChannelHandleAttr", "channel_handle", "replica_groups",
-    "source_target_pairs", "complex_constant_values", "SourceLocation", "source_location",
+    "source_target_pairs", "complex_constant_values", "sub_byte_constant_values", "SourceLocation",
+    "source_location",
 ]
 
 
@@ -462,3 +466,24 @@ def complex_constant_values(op) -> np.ndarray:
     out = np.empty(len(pairs), dtype=dtype)
     out.real, out.imag = [p[0] for p in pairs], [p[1] for p in pairs]
     return out
+
+
+def sub_byte_constant_values(attr: ir.DenseElementsAttr, shape: list[int], width: int,
+                             signed: bool) -> np.ndarray:
+    """The elements of a sub-byte dense attribute, as int8 or uint8. The bindings cannot
+    read them (``np.array(attr)`` and ``DenseIntElementsAttr[i]`` raise "Unsupported integer
+    type"), so non-splat values come from the attribute's literal: ``dense<[1, -2, ...]>``,
+    or above 100 elements ``dense<"0x0809...">`` (a byte per element, the low W bits)."""
+    dtype = np.int8 if signed else np.uint8
+    if attr.is_splat:
+        return np.full(shape, ir.IntegerAttr(attr.get_splat_value()).value, dtype)
+    if 0 in shape:
+        return np.zeros(shape, dtype)
+    text = str(attr)
+    literal = text[text.index("<") + 1:text.rindex(">", 0, text.rindex(":"))]
+    if not literal.startswith('"0x'):
+        return np.array(ast.literal_eval(literal), dtype).reshape(shape)
+    bits = np.frombuffer(bytes.fromhex(literal[3:-1]), np.uint8).astype(np.int16) & ((1 << width) - 1)
+    if signed:
+        bits = np.where(bits >= 1 << (width - 1), bits - (1 << width), bits)
+    return bits.astype(dtype).reshape(shape)

@@ -42,8 +42,6 @@ sees) and before ``float-to-int-saturation``.
 
 from __future__ import annotations
 
-import ast
-
 import numpy as np
 from iree.compiler import ir
 
@@ -51,7 +49,7 @@ from dialect_ops.elementwise import binary
 from dialect_ops.reduction import reduce
 from dialect_ops.shape_ops import broadcast_in_dim, iota
 from hlo_mlir import _emit
-from hlo_mlir.ir_access import function_type, functions, is_public
+from hlo_mlir.ir_access import function_type, functions, is_public, sub_byte_constant_values
 from hlo_mlir.shape import Shape
 from hlo_mlir.types import from_dtype
 from pipelines.pass_base import Pass
@@ -129,26 +127,6 @@ def _too_far(amount: Expr, width: int) -> Expr:
     return _as(amount, False).compare("GE", width)
 
 
-def _constant_values(attr: ir.DenseElementsAttr, shape: list[int], width: int, signed: bool) -> np.ndarray:
-    """The elements of a sub-byte dense attribute, as int8 or uint8. The bindings cannot
-    read them (``np.array(attr)`` and ``DenseIntElementsAttr[i]`` raise "Unsupported integer
-    type"), so non-splat values come from the attribute's literal: ``dense<[1, -2, ...]>``,
-    or above 100 elements ``dense<"0x0809...">`` (a byte per element, the low W bits)."""
-    dtype = np.int8 if signed else np.uint8
-    if attr.is_splat:
-        return np.full(shape, ir.IntegerAttr(attr.get_splat_value()).value, dtype)
-    if 0 in shape:
-        return np.zeros(shape, dtype)
-    text = str(attr)
-    literal = text[text.index("<") + 1:text.rindex(">", 0, text.rindex(":"))]
-    if not literal.startswith('"0x'):
-        return np.array(ast.literal_eval(literal), dtype).reshape(shape)
-    bits = np.frombuffer(bytes.fromhex(literal[3:-1]), np.uint8).astype(np.int16) & ((1 << width) - 1)
-    if signed:
-        bits = np.where(bits >= 1 << (width - 1), bits - (1 << width), bits)
-    return bits.astype(dtype).reshape(shape)
-
-
 @register
 class WidenSubByteIntegers(Pass):
     """Computes s2/s4/u2/u4 in 8-bit integers with XLA's wrap-around (IREE cannot compile sub-byte types)."""
@@ -218,7 +196,8 @@ class WidenSubByteIntegers(Pass):
 
     def _widen_constant(self, op, width: int, signed: bool) -> None:
         t = op.results[0].type
-        array = _constant_values(ir.DenseElementsAttr(op.attributes["value"]), list(t.shape), width, signed)
+        array = sub_byte_constant_values(ir.DenseElementsAttr(op.attributes["value"]), list(t.shape), width,
+                                                 signed)
         op.attributes["value"] = ir.DenseElementsAttr.get(np.ascontiguousarray(array), type=t)
         self.record("constant-widened")
 
